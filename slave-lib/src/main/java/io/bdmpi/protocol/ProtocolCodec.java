@@ -1,0 +1,363 @@
+package io.bdmpi.protocol;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes and decodes the frames of the slave/master socket.
+ *
+ * <pre>
+ *   0        4      5
+ *   +--------+------+--------------------------+
+ *   | length | type | fields of the type       |
+ *   +--------+------+--------------------------+
+ *   length: int, bytes after the length field (type + fields)
+ * </pre>
+ *
+ * All numbers are in {@link #ORDER}. Field layouts, per type:
+ * <pre>
+ *   HELLO         worldRank:int pid:long
+ *   SEND          commId:int dest:int tag:int payload
+ *   POST_RECV     requestId:long commId:int source:int tag:int
+ *   COLLECT       minReady:int block:byte n:int requestId:long * n
+ *   CANCEL        requestId:long
+ *   PROBE         commId:int source:int tag:int block:byte
+ *   BARRIER       commId:int
+ *   FINALIZE      peakRssBytes:long
+ *   ABORT         errorCode:int reason:string
+ *   GO            (none)
+ *   DELIVERIES    n:int (requestId:long source:int tag:int payload) * n
+ *   CANCEL_RESULT cancelled:byte
+ *   PROBE_RESULT  found:byte source:int tag:int length:long
+ *
+ *   payload  kind:byte, then kind 0 (inline): n:int bytes[n]; kind 1 (spilled): length:long name:string
+ *   string   n:int UTF-8 bytes[n]
+ * </pre>
+ * Decoders check every length before reading and name the type in their errors.
+ */
+public final class ProtocolCodec {
+
+    /** Byte order of every number on the wire: both ends are on one machine. */
+    public static final ByteOrder ORDER = ByteOrder.nativeOrder();
+
+    /** Bytes of the length prefix plus the type byte. */
+    public static final int HEADER_LENGTH = 5;
+
+    private static final byte INLINE = 0;
+    private static final byte SPILLED = 1;
+
+    private ProtocolCodec() {
+    }
+
+    // ---------------------------------------------------------------- encoding
+
+    /** Exact number of bytes {@link #encode(SlaveRequest, ByteBuffer)} writes. */
+    public static int encodedLength(SlaveRequest r) {
+        int body;
+        if (r instanceof SlaveRequest.Hello) {
+            body = 4 + 8;
+        } else if (r instanceof SlaveRequest.Send s) {
+            body = 12 + payloadLength(s.payload());
+        } else if (r instanceof SlaveRequest.PostRecv) {
+            body = 8 + 12;
+        } else if (r instanceof SlaveRequest.Collect c) {
+            body = 4 + 1 + 4 + 8 * c.requestIds().length;
+        } else if (r instanceof SlaveRequest.Cancel) {
+            body = 8;
+        } else if (r instanceof SlaveRequest.Probe) {
+            body = 12 + 1;
+        } else if (r instanceof SlaveRequest.Barrier) {
+            body = 4;
+        } else if (r instanceof SlaveRequest.Finalize) {
+            body = 8;
+        } else if (r instanceof SlaveRequest.Abort a) {
+            body = 4 + stringLength(a.reason());
+        } else {
+            throw new IllegalArgumentException("unknown request " + r);
+        }
+        return HEADER_LENGTH + body;
+    }
+
+    /** Exact number of bytes {@link #encode(MasterReply, ByteBuffer)} writes. */
+    public static int encodedLength(MasterReply r) {
+        int body;
+        if (r instanceof MasterReply.Go) {
+            body = 0;
+        } else if (r instanceof MasterReply.Deliveries d) {
+            body = 4;
+            for (MasterReply.Delivery delivery : d.deliveries()) {
+                body += 8 + 4 + 4 + payloadLength(delivery.payload());
+            }
+        } else if (r instanceof MasterReply.CancelResult) {
+            body = 1;
+        } else if (r instanceof MasterReply.ProbeResult) {
+            body = 1 + 4 + 4 + 8;
+        } else {
+            throw new IllegalArgumentException("unknown reply " + r);
+        }
+        return HEADER_LENGTH + body;
+    }
+
+    /** Writes one framed request at the buffer's position, which must have room for it. */
+    public static void encode(SlaveRequest r, ByteBuffer out) {
+        ByteBuffer b = out.order(ORDER);
+        int start = b.position();
+        b.putInt(0);
+        if (r instanceof SlaveRequest.Hello h) {
+            b.put(MessageType.HELLO.code).putInt(h.worldRank()).putLong(h.pid());
+        } else if (r instanceof SlaveRequest.Send s) {
+            b.put(MessageType.SEND.code).putInt(s.commId()).putInt(s.dest()).putInt(s.tag());
+            putPayload(b, s.payload());
+        } else if (r instanceof SlaveRequest.PostRecv p) {
+            b.put(MessageType.POST_RECV.code).putLong(p.requestId()).putInt(p.commId()).putInt(p.source()).putInt(p.tag());
+        } else if (r instanceof SlaveRequest.Collect c) {
+            b.put(MessageType.COLLECT.code).putInt(c.minReady()).put(bool(c.block())).putInt(c.requestIds().length);
+            for (long id : c.requestIds()) {
+                b.putLong(id);
+            }
+        } else if (r instanceof SlaveRequest.Cancel c) {
+            b.put(MessageType.CANCEL.code).putLong(c.requestId());
+        } else if (r instanceof SlaveRequest.Probe p) {
+            b.put(MessageType.PROBE.code).putInt(p.commId()).putInt(p.source()).putInt(p.tag()).put(bool(p.block()));
+        } else if (r instanceof SlaveRequest.Barrier br) {
+            b.put(MessageType.BARRIER.code).putInt(br.commId());
+        } else if (r instanceof SlaveRequest.Finalize f) {
+            b.put(MessageType.FINALIZE.code).putLong(f.peakRssBytes());
+        } else if (r instanceof SlaveRequest.Abort a) {
+            b.put(MessageType.ABORT.code).putInt(a.errorCode());
+            putString(b, a.reason());
+        } else {
+            throw new IllegalArgumentException("unknown request " + r);
+        }
+        b.putInt(start, b.position() - start - 4);
+    }
+
+    /** Writes one framed reply at the buffer's position, which must have room for it. */
+    public static void encode(MasterReply r, ByteBuffer out) {
+        ByteBuffer b = out.order(ORDER);
+        int start = b.position();
+        b.putInt(0);
+        if (r instanceof MasterReply.Go) {
+            b.put(MessageType.GO.code);
+        } else if (r instanceof MasterReply.Deliveries d) {
+            b.put(MessageType.DELIVERIES.code).putInt(d.deliveries().size());
+            for (MasterReply.Delivery delivery : d.deliveries()) {
+                b.putLong(delivery.requestId()).putInt(delivery.source()).putInt(delivery.tag());
+                putPayload(b, delivery.payload());
+            }
+        } else if (r instanceof MasterReply.CancelResult c) {
+            b.put(MessageType.CANCEL_RESULT.code).put(bool(c.cancelled()));
+        } else if (r instanceof MasterReply.ProbeResult p) {
+            b.put(MessageType.PROBE_RESULT.code).put(bool(p.found())).putInt(p.source()).putInt(p.tag()).putLong(p.length());
+        } else {
+            throw new IllegalArgumentException("unknown reply " + r);
+        }
+        b.putInt(start, b.position() - start - 4);
+    }
+
+    // ---------------------------------------------------------------- framing
+
+    /**
+     * Takes the next complete frame out of {@code in} (between position and limit).
+     *
+     * @return a view of the frame's type byte and fields, or null when the frame is not complete yet
+     *         (the position is then unchanged)
+     * @throws ProtocolException if the length prefix is impossible
+     */
+    public static ByteBuffer nextFrame(ByteBuffer in) throws ProtocolException {
+        if (in.remaining() < 4) {
+            return null;
+        }
+        int length = in.order(ORDER).getInt(in.position());
+        if (length < 1 || length > Protocol.MAX_FRAME_LENGTH) {
+            throw new ProtocolException("bad frame length " + length);
+        }
+        if (in.remaining() < 4 + length) {
+            return null;
+        }
+        int start = in.position() + 4;
+        ByteBuffer frame = in.duplicate().position(start).limit(start + length).slice().order(ORDER);
+        in.position(start + length);
+        return frame;
+    }
+
+    // ---------------------------------------------------------------- decoding
+
+    /**
+     * Decodes a request frame as returned by {@link #nextFrame}. Inline payloads are copied, so the
+     * result does not depend on the frame's buffer.
+     */
+    public static SlaveRequest decodeRequest(ByteBuffer frame) throws ProtocolException {
+        MessageType type = typeOf(frame);
+        try {
+            SlaveRequest r;
+            switch (type) {
+                case HELLO:
+                    r = new SlaveRequest.Hello(frame.getInt(), frame.getLong());
+                    break;
+                case SEND:
+                    r = new SlaveRequest.Send(frame.getInt(), frame.getInt(), frame.getInt(), getPayload(frame, type));
+                    break;
+                case POST_RECV:
+                    r = new SlaveRequest.PostRecv(frame.getLong(), frame.getInt(), frame.getInt(), frame.getInt());
+                    break;
+                case COLLECT: {
+                    int minReady = frame.getInt();
+                    boolean block = frame.get() != 0;
+                    long[] ids = new long[checkCount(frame.getInt(), 8, frame, type)];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = frame.getLong();
+                    }
+                    r = new SlaveRequest.Collect(ids, minReady, block);
+                    break;
+                }
+                case CANCEL:
+                    r = new SlaveRequest.Cancel(frame.getLong());
+                    break;
+                case PROBE:
+                    r = new SlaveRequest.Probe(frame.getInt(), frame.getInt(), frame.getInt(), frame.get() != 0);
+                    break;
+                case BARRIER:
+                    r = new SlaveRequest.Barrier(frame.getInt());
+                    break;
+                case FINALIZE:
+                    r = new SlaveRequest.Finalize(frame.getLong());
+                    break;
+                case ABORT:
+                    r = new SlaveRequest.Abort(frame.getInt(), getString(frame, type));
+                    break;
+                default:
+                    throw new ProtocolException("not a request: " + type);
+            }
+            return finish(frame, type, r);
+        } catch (BufferUnderflowException | IllegalArgumentException e) {
+            throw malformed(type, frame, e);
+        }
+    }
+
+    /** Decodes a reply frame as returned by {@link #nextFrame}; inline payloads are copied. */
+    public static MasterReply decodeReply(ByteBuffer frame) throws ProtocolException {
+        MessageType type = typeOf(frame);
+        try {
+            MasterReply r;
+            switch (type) {
+                case GO:
+                    r = new MasterReply.Go();
+                    break;
+                case DELIVERIES: {
+                    int n = checkCount(frame.getInt(), 17, frame, type);
+                    List<MasterReply.Delivery> list = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        list.add(new MasterReply.Delivery(frame.getLong(), frame.getInt(), frame.getInt(), getPayload(frame, type)));
+                    }
+                    r = new MasterReply.Deliveries(list);
+                    break;
+                }
+                case CANCEL_RESULT:
+                    r = new MasterReply.CancelResult(frame.get() != 0);
+                    break;
+                case PROBE_RESULT:
+                    r = new MasterReply.ProbeResult(frame.get() != 0, frame.getInt(), frame.getInt(), frame.getLong());
+                    break;
+                default:
+                    throw new ProtocolException("not a reply: " + type);
+            }
+            return finish(frame, type, r);
+        } catch (BufferUnderflowException | IllegalArgumentException e) {
+            throw malformed(type, frame, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static MessageType typeOf(ByteBuffer frame) throws ProtocolException {
+        frame.order(ORDER);
+        if (!frame.hasRemaining()) {
+            throw new ProtocolException("empty frame");
+        }
+        byte code = frame.get();
+        MessageType type = MessageType.ofCode(code);
+        if (type == null) {
+            throw new ProtocolException("unknown message type " + code + " (frame of " + frame.limit() + " bytes)");
+        }
+        return type;
+    }
+
+    private static <T> T finish(ByteBuffer frame, MessageType type, T decoded) throws ProtocolException {
+        if (frame.hasRemaining()) {
+            throw new ProtocolException(type + ": " + frame.remaining() + " trailing bytes in a frame of " + frame.limit());
+        }
+        return decoded;
+    }
+
+    private static ProtocolException malformed(MessageType type, ByteBuffer frame, RuntimeException cause) {
+        ProtocolException e = new ProtocolException(type + ": malformed frame of " + frame.limit() + " bytes"
+                + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")"));
+        e.initCause(cause);
+        return e;
+    }
+
+    private static int checkCount(int n, int minBytesEach, ByteBuffer frame, MessageType type) throws ProtocolException {
+        if (n < 0 || (long) n * minBytesEach > frame.remaining()) {
+            throw new ProtocolException(type + ": count " + n + " does not fit a frame of " + frame.limit() + " bytes");
+        }
+        return n;
+    }
+
+    private static int payloadLength(Payload p) {
+        if (p instanceof Payload.Inline in) {
+            return 1 + 4 + in.bytes().remaining();
+        }
+        return 1 + 8 + stringLength(((Payload.Spilled) p).fileName());
+    }
+
+    private static void putPayload(ByteBuffer b, Payload p) {
+        if (p instanceof Payload.Inline in) {
+            ByteBuffer bytes = in.bytes();
+            b.put(INLINE).putInt(bytes.remaining()).put(bytes.duplicate());
+        } else {
+            Payload.Spilled s = (Payload.Spilled) p;
+            b.put(SPILLED).putLong(s.length());
+            putString(b, s.fileName());
+        }
+    }
+
+    private static Payload getPayload(ByteBuffer b, MessageType type) throws ProtocolException {
+        byte kind = b.get();
+        if (kind == INLINE) {
+            int n = checkCount(b.getInt(), 1, b, type);
+            ByteBuffer copy = ByteBuffer.allocate(n).order(ORDER);
+            copy.put(b.duplicate().limit(b.position() + n)).flip();
+            b.position(b.position() + n);
+            return new Payload.Inline(copy);
+        }
+        if (kind == SPILLED) {
+            long length = b.getLong();
+            return new Payload.Spilled(getString(b, type), length);
+        }
+        throw new ProtocolException(type + ": unknown payload kind " + kind);
+    }
+
+    private static int stringLength(String s) {
+        return 4 + s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static void putString(ByteBuffer b, String s) {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        b.putInt(bytes.length).put(bytes);
+    }
+
+    private static String getString(ByteBuffer b, MessageType type) throws ProtocolException {
+        byte[] bytes = new byte[checkCount(b.getInt(), 1, b, type)];
+        b.get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte bool(boolean v) {
+        return (byte) (v ? 1 : 0);
+    }
+}

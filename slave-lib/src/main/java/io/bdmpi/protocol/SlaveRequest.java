@@ -1,0 +1,69 @@
+package io.bdmpi.protocol;
+
+/**
+ * What a slave asks of its master. Requests marked "replied" make the slave wait for exactly one
+ * {@link MasterReply}; the reply is also the signal that the slave may run again. The others are
+ * one-way: the master acts on them in the order they arrive on the slave's socket.
+ */
+public sealed interface SlaveRequest {
+
+    /** First request on a new connection: replied with {@link MasterReply.Go} once the slave may run. */
+    record Hello(int worldRank, long pid) implements SlaveRequest {
+    }
+
+    /** One-way: a buffered send. The master owns the message from now on. */
+    record Send(int commId, int dest, int tag, Payload payload) implements SlaveRequest {
+        public Send {
+            if (payload == null) {
+                throw new IllegalArgumentException("send needs a payload");
+            }
+        }
+    }
+
+    /**
+     * One-way: post a receive. Posted receives of one slave match arriving messages in the order
+     * they were posted, as MPI requires.
+     *
+     * @param requestId slave-chosen id, unique for the slave's lifetime
+     * @param source    rank in the communicator, or {@link Protocol#ANY_SOURCE}
+     * @param tag       tag, or {@link Protocol#ANY_TAG}
+     */
+    record PostRecv(long requestId, int commId, int source, int tag) implements SlaveRequest {
+    }
+
+    /**
+     * Replied with {@link MasterReply.Deliveries}: hands over the messages matched to any of the
+     * given posted receives. With {@code block}, the reply waits until at least {@code minReady} of
+     * them are matched (the slave is parked meanwhile); without it, the reply is immediate.
+     */
+    record Collect(long[] requestIds, int minReady, boolean block) implements SlaveRequest {
+        public Collect {
+            if (requestIds == null || minReady < 0 || minReady > requestIds.length) {
+                throw new IllegalArgumentException("bad collect: minReady=" + minReady);
+            }
+        }
+    }
+
+    /** Replied with {@link MasterReply.CancelResult}: withdraw a posted receive not yet matched. */
+    record Cancel(long requestId) implements SlaveRequest {
+    }
+
+    /** Replied with {@link MasterReply.ProbeResult}; with {@code block} only once a message matches. */
+    record Probe(int commId, int source, int tag, boolean block) implements SlaveRequest {
+    }
+
+    /** Replied with {@link MasterReply.Go} once every member of the communicator has arrived. */
+    record Barrier(int commId) implements SlaveRequest {
+    }
+
+    /** Replied with {@link MasterReply.Go}: the slave has left MPI and will exit. */
+    record Finalize(long peakRssBytes) implements SlaveRequest {
+    }
+
+    /** One-way: end the whole job (Comm.abort, or a fatal MPI error under ERRORS_ARE_FATAL). */
+    record Abort(int errorCode, String reason) implements SlaveRequest {
+        public Abort {
+            reason = reason == null ? "" : reason;
+        }
+    }
+}

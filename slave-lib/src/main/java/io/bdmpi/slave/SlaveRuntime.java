@@ -1,0 +1,265 @@
+package io.bdmpi.slave;
+
+import io.bdmpi.protocol.MasterReply;
+import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.ProtocolCodec;
+import io.bdmpi.protocol.ProtocolException;
+import io.bdmpi.protocol.SlaveRequest;
+import io.bdmpi.spill.SpillDirectory;
+import io.bdmpi.spill.SpillException;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The slave's side of the protocol: one blocking Unix-domain socket to the master. A call that must
+ * wait (receive, barrier) simply waits for the master's reply, which the master sends when this
+ * slave may run again.
+ *
+ * <p>Methods are synchronized: a program may call MPI from several threads one at a time
+ * (MPI_THREAD_SERIALIZED), and request/reply pairs must not interleave.
+ */
+public final class SlaveRuntime implements AutoCloseable {
+
+    private static final int INITIAL_BUFFER = 64 * 1024;
+
+    private final SlaveEnvironment env;
+    private final SocketChannel channel;
+    private final SpillDirectory spill;
+    private ByteBuffer out = ByteBuffer.allocateDirect(INITIAL_BUFFER).order(ProtocolCodec.ORDER);
+    private ByteBuffer in = ByteBuffer.allocateDirect(INITIAL_BUFFER).order(ProtocolCodec.ORDER);
+    private ByteBuffer staging = ByteBuffer.allocateDirect(0);
+    private ByteBuffer packing = ByteBuffer.allocateDirect(0);
+    private long nextRequestId = 1;
+    private volatile String lastCall = "MPI_Init";
+
+    private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) {
+        this.env = env;
+        this.channel = channel;
+        this.spill = new SpillDirectory(env.spillDir(), "r" + env.worldRank() + "-");
+        in.flip();
+    }
+
+    /** Connects to the master and waits until it lets this slave run. */
+    public static SlaveRuntime connect(SlaveEnvironment env) throws IOException {
+        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            ch.connect(UnixDomainSocketAddress.of(env.socketPath()));
+            SlaveRuntime runtime = new SlaveRuntime(env, ch);
+            runtime.call(new SlaveRequest.Hello(env.worldRank(), ProcessHandle.current().pid()), MasterReply.Go.class);
+            return runtime;
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** What the master told this slave at spawn. */
+    public SlaveEnvironment environment() {
+        return env;
+    }
+
+    /** The spill directory this slave writes its large messages to. */
+    public SpillDirectory spill() {
+        return spill;
+    }
+
+    /** Name of the MPI call in progress or last made, for error reports. */
+    public String lastCall() {
+        return lastCall;
+    }
+
+    /** Records the MPI call being made, for error reports (the master also knows blocking ones). */
+    public void enter(String mpiCall) {
+        lastCall = mpiCall;
+    }
+
+    /**
+     * A reusable native-order direct buffer of at least {@code bytes} capacity, cleared, for packing
+     * an outgoing message. Valid until the next call of this method.
+     */
+    public synchronized ByteBuffer packingBuffer(int bytes) {
+        if (packing.capacity() < bytes) {
+            packing = ByteBuffer.allocateDirect(Math.max(bytes, packing.capacity() * 2)).order(ByteOrder.nativeOrder());
+        }
+        return packing.clear();
+    }
+
+    /**
+     * Buffered send: returns once the master owns the message. Messages larger than the inline limit
+     * are first written to a new spill file.
+     *
+     * @param message bytes from position to limit; not modified
+     */
+    public synchronized void send(int commId, int dest, int tag, ByteBuffer message) throws IOException {
+        Payload payload = message.remaining() > env.inlineMaxBytes()
+                ? new Payload.Spilled(spill.write(message), message.remaining())
+                : new Payload.Inline(message);
+        write(new SlaveRequest.Send(commId, dest, tag, payload));
+    }
+
+    /** Posts a receive without waiting; returns its request id for {@link #collect}. */
+    public synchronized long postRecv(int commId, int source, int tag) throws IOException {
+        long id = nextRequestId++;
+        write(new SlaveRequest.PostRecv(id, commId, source, tag));
+        return id;
+    }
+
+    /**
+     * Blocking receive: posts it and waits (parked) until a message matches.
+     */
+    public synchronized Received recv(int commId, int source, int tag) throws IOException {
+        long id = nextRequestId++;
+        SlaveRequest.PostRecv post = new SlaveRequest.PostRecv(id, commId, source, tag);
+        SlaveRequest.Collect collect = new SlaveRequest.Collect(new long[] {id}, 1, true);
+        ensureOut(ProtocolCodec.encodedLength(post) + ProtocolCodec.encodedLength(collect));
+        ProtocolCodec.encode(post, out);
+        ProtocolCodec.encode(collect, out);
+        flushOut();
+        List<Received> got = deliveries(readReply(MasterReply.Deliveries.class));
+        if (got.size() != 1 || got.get(0).requestId() != id) {
+            throw new ProtocolException("master answered a receive with " + got.size() + " messages");
+        }
+        return got.get(0);
+    }
+
+    /**
+     * Takes the messages matched to any of the given posted receives. With {@code block}, waits
+     * (parked) until at least {@code minReady} of them have one.
+     */
+    public synchronized List<Received> collect(long[] requestIds, int minReady, boolean block) throws IOException {
+        return deliveries(call(new SlaveRequest.Collect(requestIds, minReady, block), MasterReply.Deliveries.class));
+    }
+
+    /** Withdraws a posted receive; false if a message had already matched it. */
+    public synchronized boolean cancel(long requestId) throws IOException {
+        return call(new SlaveRequest.Cancel(requestId), MasterReply.CancelResult.class).cancelled();
+    }
+
+    /** Looks for a pending message; with {@code block}, waits (parked) until one matches. */
+    public synchronized MasterReply.ProbeResult probe(int commId, int source, int tag, boolean block) throws IOException {
+        return call(new SlaveRequest.Probe(commId, source, tag, block), MasterReply.ProbeResult.class);
+    }
+
+    /** Waits (parked) until every member of the communicator has called barrier. */
+    public synchronized void barrier(int commId) throws IOException {
+        call(new SlaveRequest.Barrier(commId), MasterReply.Go.class);
+    }
+
+    /** Tells the master this slave has finalized, waits for its acknowledgement and disconnects. */
+    public synchronized void finish(long peakRssBytes) throws IOException {
+        try {
+            call(new SlaveRequest.Finalize(peakRssBytes), MasterReply.Go.class);
+        } finally {
+            channel.close();
+        }
+    }
+
+    /**
+     * Asks the master to end the whole job. Does not return normally: the master kills every slave;
+     * should it not, this process halts with {@code errorCode} after a grace period.
+     */
+    public void abort(int errorCode, String reason) {
+        try {
+            synchronized (this) {
+                write(new SlaveRequest.Abort(errorCode, reason));
+            }
+            Thread.sleep(5_000);
+        } catch (IOException | InterruptedException ignored) {
+            // The master is gone or going: nothing left to tell.
+        }
+        Runtime.getRuntime().halt(errorCode == 0 ? 1 : errorCode & 0xff);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        channel.close();
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    ByteBuffer readSpilled(Payload.Spilled s) throws SpillException {
+        if (s.length() > Integer.MAX_VALUE - 8) {
+            spill.discard(s.fileName());
+            throw new SpillException("message of " + s.length() + " bytes exceeds the 2 GiB limit of one receive");
+        }
+        synchronized (this) {
+            if (staging.capacity() < s.length()) {
+                staging = ByteBuffer.allocateDirect((int) s.length()).order(ByteOrder.nativeOrder());
+            }
+            staging.clear();
+            spill.readAndDelete(s.fileName(), s.length(), staging);
+            return staging.flip().duplicate().order(ByteOrder.nativeOrder());
+        }
+    }
+
+    private List<Received> deliveries(MasterReply.Deliveries reply) {
+        List<Received> list = new ArrayList<>(reply.deliveries().size());
+        for (MasterReply.Delivery d : reply.deliveries()) {
+            list.add(new Received(this, d.requestId(), d.source(), d.tag(), d.payload()));
+        }
+        return list;
+    }
+
+    private <R extends MasterReply> R call(SlaveRequest request, Class<R> replyType) throws IOException {
+        write(request);
+        return readReply(replyType);
+    }
+
+    private void write(SlaveRequest request) throws IOException {
+        ensureOut(ProtocolCodec.encodedLength(request));
+        ProtocolCodec.encode(request, out);
+        flushOut();
+    }
+
+    private void ensureOut(int bytes) {
+        out.clear();
+        if (out.capacity() < bytes) {
+            out = ByteBuffer.allocateDirect(Math.max(bytes, out.capacity() * 2)).order(ProtocolCodec.ORDER);
+        }
+    }
+
+    private void flushOut() throws IOException {
+        out.flip();
+        while (out.hasRemaining()) {
+            channel.write(out);
+        }
+    }
+
+    private <R extends MasterReply> R readReply(Class<R> replyType) throws IOException {
+        while (true) {
+            ByteBuffer frame = ProtocolCodec.nextFrame(in);
+            if (frame != null) {
+                MasterReply reply = ProtocolCodec.decodeReply(frame);
+                if (!replyType.isInstance(reply)) {
+                    throw new ProtocolException("expected " + replyType.getSimpleName() + " from the master, got " + reply);
+                }
+                return replyType.cast(reply);
+            }
+            fill();
+        }
+    }
+
+    private void fill() throws IOException {
+        in.compact();
+        if (!in.hasRemaining()) {
+            int needed = in.order(ProtocolCodec.ORDER).getInt(0) + 4;
+            ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(needed, in.capacity() * 2)).order(ProtocolCodec.ORDER);
+            in.flip();
+            bigger.put(in);
+            in = bigger;
+        }
+        int n = channel.read(in);
+        in.flip();
+        if (n < 0) {
+            throw new EOFException("the bdmpi master closed the connection (the job is ending)");
+        }
+    }
+}

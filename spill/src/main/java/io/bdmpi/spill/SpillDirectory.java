@@ -1,0 +1,112 @@
+package io.bdmpi.spill;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The job's directory of large messages. Every message is a <b>new</b> file, written once, read
+ * once and deleted by its reader: truncating and reusing a file makes ext4 force its data to disk,
+ * about ten times slower. A writer publishes the name only after the file is complete and closed,
+ * so a reader never sees a partial message. The whole directory goes with the job's work directory.
+ *
+ * <p>Thread-safe: names come from an atomic counter under a per-writer prefix.
+ */
+public final class SpillDirectory {
+
+    private final Path dir;
+    private final String prefix;
+    private final AtomicLong sequence = new AtomicLong();
+
+    /**
+     * @param dir    an existing directory
+     * @param prefix makes this writer's names unique among all writers of the job (e.g. "r12-")
+     */
+    public SpillDirectory(Path dir, String prefix) {
+        this.dir = dir;
+        this.prefix = prefix;
+    }
+
+    /** The directory itself. */
+    public Path path() {
+        return dir;
+    }
+
+    /**
+     * Writes the buffer's remaining bytes to a new file.
+     *
+     * @return the new file's name (not path), to be handed to the reader
+     * @throws SpillException naming the directory and size when the write fails (e.g. disk full);
+     *                        no file is left behind then
+     */
+    public String write(ByteBuffer data) throws SpillException {
+        String name = prefix + sequence.incrementAndGet();
+        Path file = dir.resolve(name);
+        long size = data.remaining();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer view = data.duplicate();
+            while (view.hasRemaining()) {
+                ch.write(view);
+            }
+        } catch (IOException e) {
+            deleteQuietly(file);
+            throw new SpillException("cannot write a message of " + size + " bytes to " + dir + ": " + e.getMessage(), e);
+        }
+        return name;
+    }
+
+    /**
+     * Reads a whole message file into {@code dest} (from its position, which advances by the file's
+     * length) and deletes the file.
+     *
+     * @param expectedLength the length the writer announced; a file of another length is an error
+     * @throws SpillException when the file is missing, has another length, or does not fit {@code dest}
+     */
+    public void readAndDelete(String name, long expectedLength, ByteBuffer dest) throws SpillException {
+        Path file = dir.resolve(name);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size != expectedLength) {
+                throw new SpillException("spill file " + file + " has " + size + " bytes, expected " + expectedLength);
+            }
+            if (size > dest.remaining()) {
+                throw new SpillException("spill file " + file + " of " + size + " bytes does not fit a buffer of " + dest.remaining());
+            }
+            long read = 0;
+            while (read < size) {
+                int n = ch.read(dest);
+                if (n < 0) {
+                    throw new SpillException("spill file " + file + " ended after " + read + " of " + size + " bytes");
+                }
+                read += n;
+            }
+        } catch (NoSuchFileException e) {
+            throw new SpillException("spill file " + file + " is missing", e);
+        } catch (SpillException e) {
+            deleteQuietly(file);
+            throw e;
+        } catch (IOException e) {
+            deleteQuietly(file);
+            throw new SpillException("cannot read spill file " + file + ": " + e.getMessage(), e);
+        }
+        deleteQuietly(file);
+    }
+
+    /** Deletes a message nobody will read (e.g. a received message that was cancelled). */
+    public void discard(String name) {
+        deleteQuietly(dir.resolve(name));
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // The job's work directory is removed at the end in any case.
+        }
+    }
+}
