@@ -1,0 +1,135 @@
+package io.bdmpi.master;
+
+import io.bdmpi.protocol.MasterReply;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One receiver's side of MPI matching: messages that arrived before a receive asked for them
+ * (kept in arrival order), receives posted before their message arrived (kept in post order), and
+ * messages already matched to a receive but not yet collected by the slave.
+ *
+ * <p>MPI's non-overtaking rule holds because a sender's messages arrive in the order it sent them
+ * (one socket, one scheduler thread) and both queues are scanned oldest first.
+ *
+ * <p>Owned by the scheduler thread.
+ */
+final class Mailbox {
+
+    private record PostedRecv(long requestId, int commId, int source, int tag) {
+    }
+
+    private final ArrayDeque<StoredMessage> unexpected = new ArrayDeque<>();
+    private final List<PostedRecv> posted = new ArrayList<>();
+    private final Map<Long, MasterReply.Delivery> matched = new LinkedHashMap<>();
+
+    /**
+     * A message for this receiver arrived: it goes to the oldest matching posted receive, or waits.
+     *
+     * @return true if it matched a posted receive
+     */
+    boolean deliver(StoredMessage m) {
+        for (Iterator<PostedRecv> it = posted.iterator(); it.hasNext(); ) {
+            PostedRecv p = it.next();
+            if (m.matches(p.commId(), p.source(), p.tag())) {
+                it.remove();
+                matched.put(p.requestId(), delivery(p.requestId(), m));
+                return true;
+            }
+        }
+        unexpected.addLast(m);
+        return false;
+    }
+
+    /**
+     * The receiver posted a receive: it takes the oldest matching message, or waits for one.
+     *
+     * @throws IllegalArgumentException if the id is already in use
+     */
+    void post(long requestId, int commId, int source, int tag) {
+        if (matched.containsKey(requestId) || isPosted(requestId)) {
+            throw new IllegalArgumentException("receive request " + requestId + " posted twice");
+        }
+        for (Iterator<StoredMessage> it = unexpected.iterator(); it.hasNext(); ) {
+            StoredMessage m = it.next();
+            if (m.matches(commId, source, tag)) {
+                it.remove();
+                matched.put(requestId, delivery(requestId, m));
+                return;
+            }
+        }
+        posted.add(new PostedRecv(requestId, commId, source, tag));
+    }
+
+    /** Withdraws a posted receive that nothing matched yet; false if it matched already (or is unknown). */
+    boolean cancel(long requestId) {
+        return posted.removeIf(p -> p.requestId() == requestId);
+    }
+
+    /** The oldest waiting message a receive with these arguments would take, or null. */
+    StoredMessage peek(int commId, int source, int tag) {
+        for (StoredMessage m : unexpected) {
+            if (m.matches(commId, source, tag)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** How many of these receives have a message. */
+    int readyCount(long[] requestIds) {
+        int n = 0;
+        for (long id : requestIds) {
+            if (matched.containsKey(id)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Ids among these that are neither posted nor matched: a slave waiting on them would wait forever. */
+    List<Long> unknown(long[] requestIds) {
+        List<Long> unknown = new ArrayList<>();
+        for (long id : requestIds) {
+            if (!matched.containsKey(id) && !isPosted(id)) {
+                unknown.add(id);
+            }
+        }
+        return unknown;
+    }
+
+    /** Removes and returns the matched messages of these receives, in the order of the ids. */
+    List<MasterReply.Delivery> take(long[] requestIds) {
+        List<MasterReply.Delivery> out = new ArrayList<>();
+        for (long id : requestIds) {
+            MasterReply.Delivery d = matched.remove(id);
+            if (d != null) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** Messages held for this receiver (waiting or matched), for statistics and reports. */
+    int heldMessages() {
+        return unexpected.size() + matched.size();
+    }
+
+    private boolean isPosted(long requestId) {
+        for (PostedRecv p : posted) {
+            if (p.requestId() == requestId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static MasterReply.Delivery delivery(long requestId, StoredMessage m) {
+        return new MasterReply.Delivery(requestId, m.source(), m.tag(), m.payload());
+    }
+}

@@ -1,0 +1,16 @@
+package io.bdmpi.master;
+
+import java.util.List;
+
+/** Chooses which runnable slave gets a free running slot. Called on the scheduler thread only. */
+interface ResumePolicy {
+
+    /**
+     * @param runnable non-empty, oldest runnable first
+     * @return the index in {@code runnable} of the slave to resume
+     */
+    int pick(List<SlaveSession> runnable);
+
+    /** The oldest runnable slave first. */
+    ResumePolicy FIFO = runnable -> 0;
+}

@@ -1,0 +1,114 @@
+package io.bdmpi.slave;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.jar.JarFile;
+
+/**
+ * What every slave JVM runs: sets up output and the master watchdog, then calls the program's
+ * {@code main}. The program itself is unchanged; it connects to the master at {@code MPI.Init}.
+ *
+ * <p>Usage (by the master only): {@code SlaveMain (MAINCLASS | app.jar) [args...]}.
+ */
+public final class SlaveMain {
+
+    /** Exit status of a slave whose program threw out of main. */
+    public static final int EXIT_UNCAUGHT = 1;
+    /** Exit status of a slave that ended itself because its master died. */
+    public static final int EXIT_MASTER_GONE = 125;
+    /** Exit status of a slave started wrongly (no environment, no such class). */
+    public static final int EXIT_BAD_START = 126;
+
+    private static final long WATCHDOG_PERIOD_MS = 200;
+
+    private SlaveMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        SlaveEnvironment env = SlaveEnvironment.fromVariables(System.getenv());
+        if (env == null || args.length == 0) {
+            System.err.println("bdmpi: SlaveMain is started by bdmpiexec, not by hand");
+            System.exit(EXIT_BAD_START);
+        }
+        installOutput(env);
+        watchMaster(env.masterPid());
+        Method main = findMain(args[0]);
+        try {
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        } catch (InvocationTargetException e) {
+            System.err.print("bdmpi: rank " + env.worldRank() + ": uncaught exception in main: ");
+            e.getCause().printStackTrace();
+            System.exit(EXIT_UNCAUGHT);
+        }
+    }
+
+    private static Method findMain(String program) throws IOException {
+        String className = program;
+        if (program.endsWith(".jar")) {
+            try (JarFile jar = new JarFile(program)) {
+                className = jar.getManifest() == null ? null : jar.getManifest().getMainAttributes().getValue("Main-Class");
+            }
+            if (className == null) {
+                return fail("jar " + program + " names no Main-Class in its manifest");
+            }
+        }
+        try {
+            Class<?> c = Class.forName(className, false, ClassLoader.getSystemClassLoader());
+            Method main = c.getMethod("main", String[].class);
+            if (!Modifier.isStatic(main.getModifiers())) {
+                return fail(className + ".main is not static");
+            }
+            main.setAccessible(true);
+            return main;
+        } catch (ClassNotFoundException e) {
+            return fail("class " + className + " not found on the class path");
+        } catch (NoSuchMethodException e) {
+            return fail(className + " has no main(String[])");
+        }
+    }
+
+    private static Method fail(String message) {
+        System.err.println("bdmpi: " + message);
+        System.exit(EXIT_BAD_START);
+        return null;
+    }
+
+    private static void installOutput(SlaveEnvironment env) {
+        String prefix = env.tagOutput() ? "[" + env.worldRank() + "] " : "";
+        LineOutputStream out = new LineOutputStream(new FileOutputStream(FileDescriptor.out), prefix);
+        LineOutputStream err = new LineOutputStream(new FileOutputStream(FileDescriptor.err), prefix);
+        System.setOut(new PrintStream(out, true));
+        System.setErr(new PrintStream(err, true));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                out.close();
+                err.close();
+            } catch (IOException ignored) {
+                // Output is gone with the terminal; nothing to report to.
+            }
+        }, "bdmpi-output-flush"));
+    }
+
+    /** A slave must not outlive its master, even while it computes outside MPI. */
+    private static void watchMaster(long masterPid) {
+        Thread t = new Thread(() -> {
+            ProcessHandle master = ProcessHandle.of(masterPid).orElse(null);
+            while (master != null && master.isAlive()) {
+                try {
+                    Thread.sleep(WATCHDOG_PERIOD_MS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            Runtime.getRuntime().halt(EXIT_MASTER_GONE);
+        }, "bdmpi-master-watchdog");
+        t.setDaemon(true);
+        t.start();
+    }
+}
