@@ -115,6 +115,19 @@ final class Mailbox {
         return out;
     }
 
+    /** The posted receives among these ids, described for a deadlock report. */
+    List<String> describePosted(long[] requestIds) {
+        List<String> out = new ArrayList<>();
+        for (long id : requestIds) {
+            for (PostedRecv p : posted) {
+                if (p.requestId() == id) {
+                    out.add(Scheduler.describeReceive(p.commId(), p.source(), p.tag()));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Messages held for this receiver (waiting or matched), for statistics and reports. */
     int heldMessages() {
         return unexpected.size() + matched.size();

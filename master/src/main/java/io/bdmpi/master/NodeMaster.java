@@ -79,7 +79,7 @@ public final class NodeMaster {
         JobStats stats = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
-            workDir = WorkDirectory.create(context.workDirParent());
+            workDir = WorkDirectory.create(context.workDirParent()).guardAgainstMasterDeath();
             io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
             SlaveSession[] sessions = spawn(workDir, processes);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();

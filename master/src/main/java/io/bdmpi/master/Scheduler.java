@@ -336,7 +336,10 @@ final class Scheduler {
                 return;
             }
             if (s.state.isBlocked()) {
-                pending.add("rank " + s.worldRank + ": " + describe(s.parkedOn));
+                String call = s.parkedOn instanceof SlaveRequest.Collect c
+                        ? "waiting for " + String.join(" and ", s.mailbox.describePosted(c.requestIds()))
+                        : describe(s.parkedOn);
+                pending.add("rank " + s.worldRank + ": " + call);
             }
         }
         if (!pending.isEmpty()) {
@@ -373,7 +376,7 @@ final class Scheduler {
             return "MPI_Send(dest=" + s.dest() + ", tag=" + s.tag() + ", comm=" + commName(s.commId()) + ")";
         }
         if (r instanceof SlaveRequest.PostRecv p) {
-            return "MPI_Irecv(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + commName(p.commId()) + ")";
+            return describeReceive(p.commId(), p.source(), p.tag());
         }
         if (r instanceof SlaveRequest.Collect c) {
             return "MPI_Recv/MPI_Wait on " + c.requestIds().length + " receive request(s)";
@@ -391,6 +394,10 @@ final class Scheduler {
             return "MPI_Finalize";
         }
         return r.getClass().getSimpleName();
+    }
+
+    static String describeReceive(int commId, int source, int tag) {
+        return "receive(source=" + rankName(source) + ", tag=" + tagName(tag) + ", comm=" + commName(commId) + ")";
     }
 
     private static String commName(int commId) {

@@ -16,9 +16,13 @@ final class WorkDirectory implements AutoCloseable {
     /** Unix-domain socket paths are limited to 107 bytes by the kernel. */
     private static final int MAX_SOCKET_PATH = 100;
 
+    /** Seconds between the janitor's checks of whether the master still lives. */
+    private static final String JANITOR_PERIOD_S = "0.5";
+
     private final Path root;
     private final Path spill;
     private final Path socketDir;
+    private Process janitor;
 
     private WorkDirectory(Path root, Path spill, Path socketDir) {
         this.root = root;
@@ -41,6 +45,23 @@ final class WorkDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a janitor: a tiny shell, in its own session, that removes the directories should this
+     * master die without cleaning up (SIGKILL, OOM killer). It ends by itself once the directories
+     * are gone, and {@link #close()} ends it at once.
+     */
+    WorkDirectory guardAgainstMasterDeath() throws IOException {
+        String script = "while kill -0 \"$0\" 2>/dev/null && [ -d \"$1\" ]; do sleep " + JANITOR_PERIOD_S + "; done; "
+                + "sleep 1; rm -rf -- \"$1\" \"$2\"";
+        janitor = new ProcessBuilder("setsid", "/bin/sh", "-c", script, Long.toString(ProcessHandle.current().pid()),
+                root.toString(), socketDir.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        return this;
+    }
+
     Path root() {
         return root;
     }
@@ -58,6 +79,10 @@ final class WorkDirectory implements AutoCloseable {
         deleteTree(root);
         if (!socketDir.equals(root)) {
             deleteTree(socketDir);
+        }
+        if (janitor != null) {
+            janitor.descendants().forEach(ProcessHandle::destroyForcibly);
+            janitor.destroyForcibly();
         }
     }
 

@@ -8,7 +8,6 @@ import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.spill.SpillDirectory;
 import io.bdmpi.spill.SpillException;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -259,7 +258,9 @@ public final class SlaveRuntime implements AutoCloseable {
         int n = channel.read(in);
         in.flip();
         if (n < 0) {
-            throw new EOFException("the bdmpi master closed the connection (the job is ending)");
+            // The master closes a slave's socket only when it is gone or ending the job, and then
+            // kills its slaves anyway: leave now, quietly, rather than with a stack trace per rank.
+            Runtime.getRuntime().halt(SlaveMain.EXIT_MASTER_GONE);
         }
     }
 }
