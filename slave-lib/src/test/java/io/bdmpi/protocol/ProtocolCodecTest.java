@@ -1,0 +1,114 @@
+package io.bdmpi.protocol;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProtocolCodecTest {
+
+    private static Payload.Inline inline(int... bytes) {
+        ByteBuffer b = ByteBuffer.allocate(bytes.length);
+        for (int v : bytes) {
+            b.put((byte) v);
+        }
+        return new Payload.Inline(b.flip());
+    }
+
+    private static ByteBuffer frame(SlaveRequest r) throws ProtocolException {
+        ByteBuffer b = ByteBuffer.allocate(ProtocolCodec.encodedLength(r));
+        ProtocolCodec.encode(r, b);
+        assertEquals(b.capacity(), b.position(), "encodedLength is exact for " + r);
+        b.flip();
+        ByteBuffer f = ProtocolCodec.nextFrame(b);
+        assertEquals(0, b.remaining());
+        return f;
+    }
+
+    private static ByteBuffer frame(MasterReply r) throws ProtocolException {
+        ByteBuffer b = ByteBuffer.allocate(ProtocolCodec.encodedLength(r));
+        ProtocolCodec.encode(r, b);
+        assertEquals(b.capacity(), b.position(), "encodedLength is exact for " + r);
+        return ProtocolCodec.nextFrame(b.flip());
+    }
+
+    @Test
+    void shouldRoundTripEveryRequest() throws Exception {
+        List<SlaveRequest> all = List.of(new SlaveRequest.Hello(3, 12345L),
+                new SlaveRequest.Send(0, 2, 7, inline(1, 2, 3)),
+                new SlaveRequest.Send(1, 0, 0, new Payload.Spilled("r1-5", 1L << 33)),
+                new SlaveRequest.PostRecv(99, 0, Protocol.ANY_SOURCE, Protocol.ANY_TAG),
+                new SlaveRequest.Cancel(4), new SlaveRequest.Probe(0, 1, 2, true), new SlaveRequest.Barrier(0),
+                new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
+        for (SlaveRequest r : all) {
+            SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));
+            if (r instanceof SlaveRequest.Send s) {
+                SlaveRequest.Send b = assertInstanceOf(SlaveRequest.Send.class, back);
+                assertEquals(List.of(s.commId(), s.dest(), s.tag()), List.of(b.commId(), b.dest(), b.tag()));
+                assertEquals(s.payload().length(), b.payload().length());
+                if (s.payload() instanceof Payload.Inline in) {
+                    assertEquals(in.bytes(), ((Payload.Inline) b.payload()).bytes());
+                } else {
+                    assertEquals(s.payload(), b.payload());
+                }
+            } else {
+                assertEquals(r, back);
+            }
+        }
+        SlaveRequest.Collect c = (SlaveRequest.Collect) ProtocolCodec.decodeRequest(frame(new SlaveRequest.Collect(new long[] {5, 6, 7}, 2, true)));
+        assertArrayEquals(new long[] {5, 6, 7}, c.requestIds());
+        assertEquals(2, c.minReady());
+        assertTrue(c.block());
+    }
+
+    @Test
+    void shouldRoundTripEveryReply() throws Exception {
+        for (MasterReply r : List.of(new MasterReply.Go(), new MasterReply.CancelResult(true),
+                new MasterReply.ProbeResult(true, 4, 5, 1L << 40), MasterReply.ProbeResult.NONE)) {
+            assertEquals(r, ProtocolCodec.decodeReply(frame(r)));
+        }
+        MasterReply.Deliveries d = (MasterReply.Deliveries) ProtocolCodec.decodeReply(frame(new MasterReply.Deliveries(List.of(
+                new MasterReply.Delivery(1, 2, 3, inline(9, 8)), new MasterReply.Delivery(4, 5, 6, new Payload.Spilled("x", 10))))));
+        assertEquals(2, d.deliveries().size());
+        assertEquals(inline(9, 8).bytes(), ((Payload.Inline) d.deliveries().get(0).payload()).bytes());
+        assertEquals(new Payload.Spilled("x", 10), d.deliveries().get(1).payload());
+    }
+
+    @Test
+    void shouldWaitForACompleteFrame() throws Exception {
+        ByteBuffer whole = frame(new SlaveRequest.Barrier(0));
+        ByteBuffer partial = ByteBuffer.allocate(4 + whole.remaining() - 1).order(ProtocolCodec.ORDER);
+        partial.putInt(whole.remaining()).put(whole.duplicate().limit(whole.limit() - 1)).flip();
+        assertNull(ProtocolCodec.nextFrame(partial));
+        assertEquals(0, partial.position(), "an incomplete frame is not consumed");
+    }
+
+    @Test
+    void shouldRejectGarbageWithTheTypeInTheMessage() {
+        ByteBuffer badLength = ByteBuffer.allocate(8).order(ProtocolCodec.ORDER).putInt(-5).putInt(0).flip();
+        assertThrows(ProtocolException.class, () -> ProtocolCodec.nextFrame(badLength));
+
+        ByteBuffer unknownType = ByteBuffer.allocate(1).put((byte) 77).flip();
+        assertTrue(assertThrows(ProtocolException.class, () -> ProtocolCodec.decodeRequest(unknownType))
+                .getMessage().contains("unknown message type 77"));
+
+        ByteBuffer truncatedHello = ByteBuffer.allocate(3).order(ProtocolCodec.ORDER).put(MessageType.HELLO.code).put((byte) 1).put((byte) 2).flip();
+        assertTrue(assertThrows(ProtocolException.class, () -> ProtocolCodec.decodeRequest(truncatedHello))
+                .getMessage().startsWith("HELLO: malformed"));
+
+        ByteBuffer hugeCount = ByteBuffer.allocate(10).order(ProtocolCodec.ORDER).put(MessageType.COLLECT.code)
+                .putInt(0).put((byte) 0).putInt(1 << 28).flip();
+        assertTrue(assertThrows(ProtocolException.class, () -> ProtocolCodec.decodeRequest(hugeCount))
+                .getMessage().contains("does not fit"));
+
+        ByteBuffer replyAsRequest = ByteBuffer.allocate(1).put(MessageType.GO.code).flip();
+        assertThrows(ProtocolException.class, () -> ProtocolCodec.decodeRequest(replyAsRequest));
+    }
+}

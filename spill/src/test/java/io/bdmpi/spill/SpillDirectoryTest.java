@@ -1,0 +1,57 @@
+package io.bdmpi.spill;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SpillDirectoryTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldWriteNewFilesAndDeleteThemWhenRead() throws Exception {
+        SpillDirectory spill = new SpillDirectory(dir, "r0-");
+        ByteBuffer data = ByteBuffer.allocate(1 << 20);
+        for (int i = 0; i < data.capacity(); i++) {
+            data.put(i, (byte) i);
+        }
+        String a = spill.write(data);
+        String b = spill.write(data);
+        assertNotEquals(a, b, "every message gets a new file");
+        assertEquals(0, data.position(), "the sender's buffer is untouched");
+        ByteBuffer dest = ByteBuffer.allocate(1 << 20);
+        spill.readAndDelete(a, 1 << 20, dest);
+        assertEquals(data, dest.flip());
+        assertFalse(Files.exists(dir.resolve(a)));
+        spill.discard(b);
+        assertFalse(Files.exists(dir.resolve(b)));
+    }
+
+    @Test
+    void shouldRefuseFilesOfTheWrongLengthOrTooBigForTheBuffer() throws Exception {
+        SpillDirectory spill = new SpillDirectory(dir, "r1-");
+        String name = spill.write(ByteBuffer.allocate(100));
+        SpillException e = assertThrows(SpillException.class, () -> spill.readAndDelete(name, 99, ByteBuffer.allocate(100)));
+        assertTrue(e.getMessage().contains("expected 99"), e.getMessage());
+        String other = spill.write(ByteBuffer.allocate(100));
+        assertThrows(SpillException.class, () -> spill.readAndDelete(other, 100, ByteBuffer.allocate(50)));
+        assertThrows(SpillException.class, () -> spill.readAndDelete("missing", 1, ByteBuffer.allocate(1)));
+    }
+
+    @Test
+    void shouldNameTheDirectoryWhenWritingFails() throws Exception {
+        SpillDirectory spill = new SpillDirectory(dir.resolve("gone"), "r2-");
+        SpillException e = assertThrows(SpillException.class, () -> spill.write(ByteBuffer.allocate(10)));
+        assertTrue(e.getMessage().contains("10 bytes") && e.getMessage().contains("gone"), e.getMessage());
+    }
+}
