@@ -94,6 +94,12 @@ final class Scheduler {
             fail(1, "protocol error: " + request + " before hello on a slave connection");
             return;
         }
+        if (request instanceof SlaveRequest.Abort abort) {
+            // Accepted in any state: another thread of a parked slave may abort the job.
+            fail(abort.errorCode(), "rank " + s.worldRank + " aborted the job (error code " + abort.errorCode() + ")"
+                    + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
+            return;
+        }
         if (s.state != SlaveState.RUNNING) {
             fail(1, "protocol error: rank " + s.worldRank + " sent " + request + " while " + s.state);
             return;
@@ -115,9 +121,6 @@ final class Scheduler {
             s.peakRssBytes = fin.peakRssBytes();
             transition(s, SlaveState.FINALIZED);
             s.connection.send(new MasterReply.Go());
-        } else if (request instanceof SlaveRequest.Abort abort) {
-            fail(abort.errorCode(), "rank " + s.worldRank + " aborted the job (error code " + abort.errorCode() + ")"
-                    + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
         }
     }
 

@@ -28,6 +28,8 @@ import java.util.List;
 public final class SlaveRuntime implements AutoCloseable {
 
     private static final int INITIAL_BUFFER = 64 * 1024;
+    /** How long an aborting slave waits to be killed by its master before it halts itself. */
+    private static final long ABORT_GRACE_MS = 5_000;
 
     private final SlaveEnvironment env;
     private final SocketChannel channel;
@@ -167,10 +169,12 @@ public final class SlaveRuntime implements AutoCloseable {
      */
     public void abort(int errorCode, String reason) {
         try {
-            synchronized (this) {
-                write(new SlaveRequest.Abort(errorCode, reason));
-            }
-            Thread.sleep(5_000);
+            // Not synchronized: another thread of this slave may be parked in a call, holding the monitor.
+            SlaveRequest.Abort abort = new SlaveRequest.Abort(errorCode, reason);
+            ByteBuffer frame = ByteBuffer.allocate(ProtocolCodec.encodedLength(abort));
+            ProtocolCodec.encode(abort, frame);
+            writeFully(frame.flip());
+            Thread.sleep(ABORT_GRACE_MS);
         } catch (IOException | InterruptedException ignored) {
             // The master is gone or going: nothing left to tell.
         }
@@ -226,9 +230,15 @@ public final class SlaveRuntime implements AutoCloseable {
     }
 
     private void flushOut() throws IOException {
-        out.flip();
-        while (out.hasRemaining()) {
-            channel.write(out);
+        writeFully(out.flip());
+    }
+
+    /** Writes whole frames under their own lock, so an abort never lands inside another frame. */
+    private void writeFully(ByteBuffer frames) throws IOException {
+        synchronized (channel) {
+            while (frames.hasRemaining()) {
+                channel.write(frames);
+            }
         }
     }
 
