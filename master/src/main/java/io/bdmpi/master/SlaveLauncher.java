@@ -46,7 +46,7 @@ final class SlaveLauncher {
         List<String> cmd = new ArrayList<>();
         cmd.add(context.javaExecutable());
         cmd.addAll(DEFAULT_SLAVE_JVM_OPTIONS);
-        cmd.addAll(context.slaveJvmOptions());
+        context.slaveJvmOptions().stream().filter(o -> !o.isBlank()).forEach(cmd::add);
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(SlaveMain.class.getName());
