@@ -14,8 +14,13 @@ import java.util.List;
  */
 public final class MasterContext {
 
-    /** Default of {@link #inlineMaxBytes}: messages up to this size stay in master memory. */
-    public static final int INLINE_MAX_BYTES_DEFAULT = 64 * 1024;
+    /**
+     * Default of {@link #inlineMaxBytes}: messages up to this size stay in master memory. Measured
+     * slave to slave on this project's 2-core machines: inline beats a spill file up to 128 KiB
+     * (64 KiB: 550-1000 vs 160 MB/s; 128 KiB: 320-430 vs 245 MB/s), a spill file wins from 256 KiB
+     * (420 vs 330 MB/s; 1 MiB: 860 vs 380 MB/s).
+     */
+    public static final int INLINE_MAX_BYTES_DEFAULT = 128 * 1024;
 
     /** Largest {@link #inlineMaxBytes} accepted: bigger inline messages would defeat the disk path. */
     public static final int INLINE_MAX_BYTES_LIMIT = 64 * 1024 * 1024;
