@@ -1,0 +1,29 @@
+package io.bdmpi.launcher;
+
+import io.bdmpi.master.MasterContext;
+import io.bdmpi.master.NodeMaster;
+
+import java.io.PrintWriter;
+
+/**
+ * The {@code bdmpiexec} command: parses the command line into a {@link MasterContext}, checks it
+ * (see {@link LaunchOptions}) and runs one {@link NodeMaster}. Invalid input prints one line
+ * {@code bdmpiexec: <reason>} and a usage hint on stderr and exits with {@value LaunchOptions#EXIT_USAGE}.
+ */
+public final class Bdmpiexec {
+
+    private Bdmpiexec() {
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        LaunchOptions.Result result = LaunchOptions.parse(args, out, err);
+        out.flush();
+        err.flush();
+        if (result.context() == null) {
+            System.exit(result.exitCode());
+        }
+        System.exit(new NodeMaster(result.context()).run());
+    }
+}

@@ -1,0 +1,317 @@
+package io.bdmpi.launcher;
+
+import io.bdmpi.master.MasterContext;
+import io.bdmpi.master.ResumePolicyKind;
+import io.bdmpi.slave.SlaveMain;
+import io.bdmpi.spill.SpillDirectory;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * Command-line options of {@code bdmpiexec} and their checks. Defaults come from a fresh
+ * {@link MasterContext}. Parsing stops at the program (the first positional): everything after it
+ * goes to the program untouched.
+ */
+@Command(name = "bdmpiexec",
+        version = "bdmpiexec 0.1.0",
+        sortOptions = false,
+        showDefaultValues = true,
+        separator = "=",
+        customSynopsis = "bdmpiexec [-nn=1] -ns=S -nr=R [options] (MAINCLASS | app.jar) [args...]",
+        description = "Runs an MPI-style Java program as S slave JVMs, at most R running at once.",
+        footer = "Options may also be written with a space (-ns 4). Everything after the program is passed to it.")
+public final class LaunchOptions {
+
+    /** Exit code for invalid input. */
+    public static final int EXIT_USAGE = 2;
+
+    static final String HINT = "Try 'bdmpiexec --help' for more information.";
+
+    private static final MasterContext DEFAULTS = new MasterContext();
+
+    @Option(names = {"-nn", "--nodes"}, paramLabel = "N", description = "Number of nodes (only 1 is supported).")
+    int nodes = DEFAULTS.nodes();
+
+    @Option(names = {"-ns", "--slaves"}, paramLabel = "S", description = "Slaves (MPI ranks) on this node.")
+    int slaves = DEFAULTS.slaves();
+
+    @Option(names = {"-nr", "--running"}, paramLabel = "R", description = "Most slaves running at once, 1 <= R <= S.")
+    int running = DEFAULTS.running();
+
+    @Option(names = {"-im", "--inline-max"}, paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Largest message kept in master memory; larger ones go to disk. "
+                    + "Suffix k, m or g for KiB, MiB, GiB; at most " + MasterContext.INLINE_MAX_BYTES_LIMIT + ".")
+    long inlineMax = DEFAULTS.inlineMaxBytes();
+
+    @Option(names = {"-wd", "--workdir"}, paramLabel = "DIR",
+            description = "Writable directory under which the job's work directory is made.")
+    Path workDir = DEFAULTS.workDirParent();
+
+    @Option(names = "--stats", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Write end-of-run statistics as JSON to FILE (default: none).")
+    Path stats = DEFAULTS.statsFile();
+
+    @Option(names = {"-cp", "--classpath"}, paramLabel = "PATH",
+            description = "The program's class path (directories, jars, dir/*); slave-lib is added.")
+    String classPath = DEFAULTS.classPath();
+
+    @Option(names = "--tag-output", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "Prefix every output line of a slave with its rank.")
+    boolean tagOutput = DEFAULTS.tagOutput();
+
+    @Option(names = "--slave-jvm-opts", paramLabel = "OPTS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Extra JVM options for every slave, split on whitespace (default: none).")
+    String slaveJvmOpts = String.join(" ", DEFAULTS.slaveJvmOptions());
+
+    @Option(names = "--policy", paramLabel = "resident|fifo",
+            description = "Which runnable slave resumes next: most resident first, or first come first.")
+    String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+    boolean help;
+
+    @Option(names = "--version", versionHelp = true, description = "Print the version and exit.")
+    boolean version;
+
+    @Parameters(paramLabel = "PROGRAM", arity = "0..*", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "A main class (found on -cp) or a jar whose manifest names its Main-Class, then its arguments.")
+    List<String> program = new ArrayList<>();
+
+    /** What {@link #parse} produced: a concluded context to run, or (context null) an exit code. */
+    public record Result(MasterContext context, int exitCode) {
+    }
+
+    /** A user error: one line for stderr. */
+    static final class UsageException extends Exception {
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static CommandLine commandLine(LaunchOptions options) {
+        CommandLine cl = new CommandLine(options);
+        cl.setStopAtPositional(true);
+        cl.setUnmatchedOptionsArePositionalParams(false);
+        cl.setUsageHelpAutoWidth(false);
+        return cl;
+    }
+
+    /** Parses and checks {@code args}; never exits. Help and version go to {@code out}, errors to {@code err}. */
+    public static Result parse(String[] args, PrintWriter out, PrintWriter err) {
+        LaunchOptions options = new LaunchOptions();
+        CommandLine cl = commandLine(options);
+        try {
+            cl.parseArgs(args);
+            if (cl.isUsageHelpRequested()) {
+                cl.usage(out);
+                out.flush();
+                return new Result(null, 0);
+            }
+            if (cl.isVersionHelpRequested()) {
+                cl.printVersionHelp(out);
+                out.flush();
+                return new Result(null, 0);
+            }
+            return new Result(options.toContext(), 0);
+        } catch (CommandLine.ParameterException e) {
+            return usageError(err, e.getMessage());
+        } catch (UsageException | IllegalArgumentException e) {
+            return usageError(err, e.getMessage());
+        }
+    }
+
+    private static Result usageError(PrintWriter err, String reason) {
+        err.println("bdmpiexec: " + reason);
+        err.println(HINT);
+        err.flush();
+        return new Result(null, EXIT_USAGE);
+    }
+
+    /** Checks the options and builds a concluded context. */
+    MasterContext toContext() throws UsageException {
+        if (program.isEmpty()) {
+            throw new UsageException("no program given (a main class or a jar)");
+        }
+        if (nodes != 1) {
+            throw new UsageException("-nn=" + nodes + ": only one node is supported so far");
+        }
+        if (slaves < 1) {
+            throw new UsageException("-ns=" + slaves + " must be at least 1");
+        }
+        if (running < 1 || running > slaves) {
+            throw new UsageException("-nr=" + running + " must be between 1 and -ns=" + slaves);
+        }
+        if (inlineMax < 0 || inlineMax > MasterContext.INLINE_MAX_BYTES_LIMIT) {
+            throw new UsageException("-im=" + inlineMax + " must be between 0 and " + MasterContext.INLINE_MAX_BYTES_LIMIT);
+        }
+        if (workDir == null || !Files.isDirectory(workDir) || !Files.isWritable(workDir)) {
+            throw new UsageException("-wd=" + workDir + " is not a writable directory");
+        }
+        ResumePolicyKind policyKind;
+        try {
+            policyKind = ResumePolicyKind.valueOf(policy.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--policy=" + policy + " must be resident or fifo");
+        }
+        String prog = program.get(0);
+        checkProgram(prog, classPath);
+
+        MasterContext ctx = new MasterContext()
+                .nodes(nodes)
+                .slaves(slaves)
+                .running(running)
+                .inlineMaxBytes((int) inlineMax)
+                .workDirParent(workDir)
+                .statsFile(stats)
+                .classPath(classPath)
+                .program(prog)
+                .programArgs(program.subList(1, program.size()))
+                .tagOutput(tagOutput)
+                .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
+                .resumePolicy(policyKind);
+        return ctx.conclude();
+    }
+
+    static List<String> splitJvmOptions(String opts) {
+        if (opts == null) {
+            return List.of();
+        }
+        return Arrays.stream(opts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** A jar must be readable and name a Main-Class; a class must be found on -cp with a public static void main(String[]). */
+    static void checkProgram(String prog, String classPath) throws UsageException {
+        if (prog.endsWith(".jar")) {
+            Path jar = Path.of(prog);
+            if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
+                throw new UsageException("cannot read jar " + prog);
+            }
+            try (JarFile jf = new JarFile(jar.toFile())) {
+                Manifest mf = jf.getManifest();
+                String main = mf == null ? null : mf.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+                if (main == null || main.isBlank()) {
+                    throw new UsageException("jar " + prog + " has no Main-Class in its manifest");
+                }
+            } catch (IOException e) {
+                throw new UsageException("cannot read jar " + prog + ": " + e.getMessage());
+            }
+            return;
+        }
+        List<URL> urls = classPathUrls(classPath);
+        // The slaves also get slave-lib and spill; add them so program classes using mpi.* resolve.
+        urls.add(codeSource(SlaveMain.class));
+        urls.add(codeSource(SpillDirectory.class));
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+            Class<?> c;
+            try {
+                c = Class.forName(prog, false, loader);
+            } catch (ClassNotFoundException e) {
+                throw new UsageException("class " + prog + " not found on class path '" + classPath + "'");
+            }
+            Method main;
+            try {
+                main = c.getMethod("main", String[].class);
+            } catch (NoSuchMethodException e) {
+                main = null;
+            }
+            if (main == null || !Modifier.isStatic(main.getModifiers()) || main.getReturnType() != void.class) {
+                throw new UsageException("class " + prog + " has no public static void main(String[])");
+            }
+        } catch (LinkageError e) {
+            throw new UsageException("cannot load class " + prog + ": " + e);
+        } catch (IOException e) {
+            throw new UsageException("cannot read class path '" + classPath + "': " + e.getMessage());
+        }
+    }
+
+    /** URLs of the class path entries: directories, jars, and {@code dir/*} (every jar in dir). */
+    static List<URL> classPathUrls(String classPath) throws UsageException {
+        List<URL> urls = new ArrayList<>();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            try {
+                if (entry.equals("*") || entry.endsWith(File.separator + "*")) {
+                    Path dir = Path.of(entry.substring(0, entry.length() - 1).isEmpty() ? "." : entry.substring(0, entry.length() - 1));
+                    if (Files.isDirectory(dir)) {
+                        List<Path> jars = new ArrayList<>();
+                        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+                            for (Path p : ds) {
+                                String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+                                if (n.endsWith(".jar") && Files.isRegularFile(p)) {
+                                    jars.add(p);
+                                }
+                            }
+                        }
+                        jars.sort(null);
+                        for (Path p : jars) {
+                            urls.add(p.toUri().toURL());
+                        }
+                    }
+                } else {
+                    urls.add(Path.of(entry).toAbsolutePath().toUri().toURL());
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new UsageException("bad class path entry '" + entry + "': " + e.getMessage());
+            }
+        }
+        return urls;
+    }
+
+    private static URL codeSource(Class<?> c) throws UsageException {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toUri().toURL();
+        } catch (URISyntaxException | MalformedURLException | RuntimeException e) {
+            throw new UsageException("cannot locate " + c.getName() + ": " + e.getMessage());
+        }
+    }
+
+    /** Bytes with an optional binary suffix: 4096, 64k, 1m, 1g (case-insensitive). */
+    static final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return parseBytes(value);
+        }
+    }
+
+    static long parseBytes(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        long mult = 1;
+        if (!v.isEmpty()) {
+            switch (v.charAt(v.length() - 1)) {
+                case 'k' -> mult = 1L << 10;
+                case 'm' -> mult = 1L << 20;
+                case 'g' -> mult = 1L << 30;
+                default -> { }
+            }
+        }
+        String digits = mult == 1 ? v : v.substring(0, v.length() - 1);
+        if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 12) {
+            throw new CommandLine.TypeConversionException(
+                    "'" + value + "' is not a byte count (digits with optional k, m or g)");
+        }
+        return Long.parseLong(digits) * mult;
+    }
+}

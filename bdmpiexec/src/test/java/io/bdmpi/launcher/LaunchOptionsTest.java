@@ -1,0 +1,206 @@
+package io.bdmpi.launcher;
+
+import io.bdmpi.master.MasterContext;
+import io.bdmpi.master.ResumePolicyKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LaunchOptionsTest {
+
+    private static final String MAIN = FixtureMain.class.getName();
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private static String testClasses() {
+        try {
+            return Path.of(FixtureMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private LaunchOptions.Result parse(String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        return LaunchOptions.parse(args, new PrintWriter(out), new PrintWriter(err));
+    }
+
+    private MasterContext ok(String... args) {
+        LaunchOptions.Result r = parse(args);
+        assertNotNull(r.context(), () -> "expected success, stderr: " + err);
+        assertEquals("", err.toString());
+        return r.context();
+    }
+
+    private String fails(String... args) {
+        LaunchOptions.Result r = parse(args);
+        assertNull(r.context());
+        assertEquals(LaunchOptions.EXIT_USAGE, r.exitCode());
+        String[] lines = err.toString().split("\\R");
+        assertEquals(2, lines.length, err::toString);
+        assertTrue(lines[0].startsWith("bdmpiexec: "), lines[0]);
+        assertEquals(LaunchOptions.HINT, lines[1]);
+        return lines[0];
+    }
+
+    @Test
+    void defaultsComeFromMasterContext() {
+        MasterContext d = new MasterContext();
+        MasterContext c = ok("-cp", testClasses(), MAIN);
+        assertEquals(d.nodes(), c.nodes());
+        assertEquals(d.slaves(), c.slaves());
+        assertEquals(d.running(), c.running());
+        assertEquals(d.inlineMaxBytes(), c.inlineMaxBytes());
+        assertEquals(d.workDirParent(), c.workDirParent());
+        assertEquals(d.resumePolicy(), c.resumePolicy());
+        assertEquals(List.of(), c.slaveJvmOptions());
+        assertNull(c.statsFile());
+        assertFalse(c.tagOutput());
+        assertEquals(MAIN, c.program());
+        assertEquals(List.of(), c.programArgs());
+    }
+
+    @Test
+    void spaceAndEqualsFormsAndLongNames(@TempDir Path wd) {
+        MasterContext c = ok("-ns", "4", "-nr=2", "-nn=1", "-im", "64k", "-wd=" + wd, "--stats", "s.json",
+                "-cp", testClasses(), "--tag-output", "--slave-jvm-opts", "  -Xmx64m   -Dx=1 ", "--policy", "fifo", MAIN);
+        assertEquals(4, c.slaves());
+        assertEquals(2, c.running());
+        assertEquals(64 * 1024, c.inlineMaxBytes());
+        assertEquals(wd, c.workDirParent());
+        assertEquals(Path.of("s.json"), c.statsFile());
+        assertTrue(c.tagOutput());
+        assertEquals(List.of("-Xmx64m", "-Dx=1"), c.slaveJvmOptions());
+        assertEquals(ResumePolicyKind.FIFO, c.resumePolicy());
+
+        MasterContext l = ok("--nodes", "1", "--slaves=3", "--running", "3", "--inline-max=1m",
+                "--workdir", wd.toString(), "--classpath", testClasses(), MAIN);
+        assertEquals(3, l.slaves());
+        assertEquals(3, l.running());
+        assertEquals(1 << 20, l.inlineMaxBytes());
+    }
+
+    @Test
+    void everythingAfterTheProgramIsPassedUntouched() {
+        MasterContext c = ok("-ns", "2", "-cp", testClasses(), MAIN, "-ns", "9", "--help", "--version", "x");
+        assertEquals(2, c.slaves());
+        assertEquals(List.of("-ns", "9", "--help", "--version", "x"), c.programArgs());
+        assertEquals("", out.toString());
+    }
+
+    @Test
+    void helpListsEveryOptionWithDefaults() {
+        LaunchOptions.Result r = parse("--help");
+        assertNull(r.context());
+        assertEquals(0, r.exitCode());
+        String help = out.toString();
+        for (String opt : List.of("-nn", "--nodes", "-ns", "--slaves", "-nr", "--running", "-im", "--inline-max",
+                "-wd", "--workdir", "--stats", "-cp", "--classpath", "--tag-output", "--slave-jvm-opts", "--policy",
+                "--help", "--version")) {
+            assertTrue(help.contains(opt), opt);
+        }
+        assertTrue(help.contains("Default: " + MasterContext.INLINE_MAX_BYTES_DEFAULT));
+        assertTrue(help.contains("Default: resident"));
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void version() {
+        LaunchOptions.Result r = parse("--version");
+        assertEquals(0, r.exitCode());
+        assertNull(r.context());
+        assertEquals("bdmpiexec 0.1.0", out.toString().trim());
+    }
+
+    @Test
+    void invalidInputIsOneLineAndExitTwo(@TempDir Path tmp) throws IOException {
+        String cp = testClasses();
+        assertTrue(fails("--bogus", MAIN).contains("--bogus"));
+        assertTrue(fails("-ns", "x", "-cp", cp, MAIN).contains("'x'"));
+        assertTrue(fails("-ns", "0", "-cp", cp, MAIN).contains("-ns=0"));
+        assertTrue(fails("-ns", "2", "-nr", "3", "-cp", cp, MAIN).contains("-nr=3"));
+        assertTrue(fails("-nr", "0", "-cp", cp, MAIN).contains("-nr=0"));
+        assertTrue(fails("-nn", "2", "-cp", cp, MAIN).contains("-nn=2"));
+        assertTrue(fails("-ns", "2").contains("no program"));
+        assertTrue(fails("-im", "12q", "-cp", cp, MAIN).contains("12q"));
+        assertTrue(fails("-im", "1g", "-cp", cp, MAIN).contains("-im="));
+        assertTrue(fails("-wd", tmp.resolve("missing").toString(), "-cp", cp, MAIN).contains("-wd="));
+        Path file = Files.createFile(tmp.resolve("file"));
+        assertTrue(fails("-wd", file.toString(), "-cp", cp, MAIN).contains("-wd="));
+        assertTrue(fails("--policy", "lifo", "-cp", cp, MAIN).contains("--policy"));
+        assertTrue(fails("-cp", cp, "no.such.Main").contains("no.such.Main"));
+        assertTrue(fails("-cp", cp, LaunchOptionsTest.class.getName()).contains("main"));
+        assertTrue(fails(tmp.resolve("missing.jar").toString()).contains("missing.jar"));
+        assertTrue(fails("-ns", "2", "-nr").contains("--running"));
+    }
+
+    private static Path jar(Path dir, String name, String mainClass) throws IOException {
+        Path jar = dir.resolve(name);
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        if (mainClass != null) {
+            mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        }
+        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream jos = new JarOutputStream(os, mf)) {
+            // manifest only
+        }
+        return jar;
+    }
+
+    @Test
+    void jarNeedsMainClass(@TempDir Path tmp) throws IOException {
+        Path good = jar(tmp, "good.jar", "a.Main");
+        MasterContext c = ok(good.toString(), "arg");
+        assertEquals(good.toString(), c.program());
+        assertEquals(List.of("arg"), c.programArgs());
+        Path bad = jar(tmp, "bad.jar", null);
+        assertTrue(fails(bad.toString()).contains("Main-Class"));
+        Path notJar = Files.writeString(tmp.resolve("text.jar"), "not a jar");
+        assertTrue(fails(notJar.toString()).contains("text.jar"));
+    }
+
+    @Test
+    void classPathWildcardFindsJars(@TempDir Path tmp) throws Exception {
+        Path lib = Files.createDirectory(tmp.resolve("lib"));
+        Path j = jar(lib, "x.jar", null);
+        Files.writeString(lib.resolve("notes.txt"), "");
+        var urls = LaunchOptions.classPathUrls(lib + "/*::" + tmp);
+        assertEquals(2, urls.size());
+        assertEquals(j.toUri().toURL(), urls.get(0));
+    }
+
+    @Test
+    void byteSizes() {
+        assertEquals(4096, LaunchOptions.parseBytes("4096"));
+        assertEquals(64 * 1024, LaunchOptions.parseBytes("64k"));
+        assertEquals(2L << 20, LaunchOptions.parseBytes("2M"));
+        assertEquals(1L << 30, LaunchOptions.parseBytes("1g"));
+        assertEquals(0, LaunchOptions.parseBytes("0"));
+    }
+
+    @Test
+    void jvmOptionsSplitOnWhitespace() {
+        assertEquals(List.of("-Xmx1g", "-Da=b"), LaunchOptions.splitJvmOptions("\t-Xmx1g \n -Da=b  "));
+        assertEquals(List.of(), LaunchOptions.splitJvmOptions("   "));
+        assertEquals(List.of(), LaunchOptions.splitJvmOptions(""));
+    }
+}
