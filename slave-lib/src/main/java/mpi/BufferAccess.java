@@ -11,101 +11,111 @@ import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 
 /**
- * Copies {@code count} items between a user buffer and the native-order bytes of a message. A user
- * buffer is a primitive array, a direct Buffer (used from its base address) or an array-backed
- * Buffer (used from its array offset); position and limit are ignored, as in Open MPI. Copies are
- * bulk, never per element (except boolean[]).
+ * Copies {@code count} items between a user buffer and the native-order bytes of a message.
+ *
+ * <p>A user buffer is a primitive array of the datatype's base type, a typed Buffer of that type,
+ * or a ByteBuffer, which is raw memory and may carry any type (as a direct ByteBuffer does in Open
+ * MPI, where only its address matters). Buffers are used from their start, ignoring position and
+ * limit: for a direct Buffer its base address, for a heap Buffer its {@code arrayOffset()}, so
+ * {@code MPI.slice(x, k)} starts at element k. Copies are bulk (one {@code put} per call), never
+ * per element, except for {@code boolean[]}.
  */
 final class BufferAccess {
 
     private BufferAccess() {
     }
 
-    /** Checks that {@code buf} can hold {@code count} items of {@code type}; returns the byte length. */
-    static int checkedBytes(String call, Object buf, int count, Datatype type) throws MPIException {
+    /**
+     * Checks that {@code buf} can hold {@code count} items of {@code type}. A null buffer is
+     * accepted for a count of 0.
+     *
+     * @param receive the buffer will be written, so it must not be read-only
+     * @return the byte length of {@code count} items
+     * @throws MPIException ERR_COUNT for a negative count or 2 GiB and more, ERR_TYPE for a buffer of
+     *                      another element type, ERR_BUFFER for a null, too small, read-only (when
+     *                      receiving) or unsupported buffer
+     */
+    static int byteLength(String call, Object buf, int count, Datatype type, boolean receive) throws MPIException {
+        if (count < 0) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": negative count " + count);
+        }
         long bytes = (long) count * type.byteSize();
-        if (bytes > Integer.MAX_VALUE - 16) {
-            throw MPIException.of(MPI.ERR_COUNT, call + ": " + count + " items of " + type + " exceed 2 GiB");
+        if (bytes > Integer.MAX_VALUE - 64) {
+            throw MPIException.of(MPI.ERR_COUNT, call + ": " + count + " items of " + type + " are 2 GiB or more");
         }
         if (count == 0) {
             return 0;
         }
         if (buf == null) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": null buffer for " + count + " items");
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": null buffer for " + count + " items of " + type);
         }
         long capacity = capacityInItems(call, buf, type);
         if (capacity < count) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": buffer holds " + capacity + " items of " + type
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": the buffer holds " + capacity + " items of " + type
                     + ", fewer than the count " + count);
+        }
+        if (receive && buf instanceof Buffer b && b.isReadOnly()) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": the receive buffer is read-only");
         }
         return (int) bytes;
     }
 
     private static long capacityInItems(String call, Object buf, Datatype type) throws MPIException {
-        Datatype.Base base = type.base;
         if (buf instanceof ByteBuffer b) {
-            return b.capacity() / base.bytes; // Raw bytes may carry any type.
+            return b.capacity() / type.byteSize();
         }
-        Datatype.Base actual;
-        long length;
-        if (buf instanceof byte[] a) {
-            actual = Datatype.Base.BYTE;
-            length = a.length;
-        } else if (buf instanceof char[] a) {
-            actual = Datatype.Base.CHAR;
-            length = a.length;
-        } else if (buf instanceof short[] a) {
-            actual = Datatype.Base.SHORT;
-            length = a.length;
-        } else if (buf instanceof boolean[] a) {
-            actual = Datatype.Base.BOOLEAN;
-            length = a.length;
-        } else if (buf instanceof int[] a) {
-            actual = Datatype.Base.INT;
-            length = a.length;
-        } else if (buf instanceof long[] a) {
-            actual = Datatype.Base.LONG;
-            length = a.length;
-        } else if (buf instanceof float[] a) {
-            actual = Datatype.Base.FLOAT;
-            length = a.length;
-        } else if (buf instanceof double[] a) {
-            actual = Datatype.Base.DOUBLE;
-            length = a.length;
-        } else if (buf instanceof CharBuffer || buf instanceof ShortBuffer || buf instanceof IntBuffer
-                || buf instanceof LongBuffer || buf instanceof FloatBuffer || buf instanceof DoubleBuffer) {
-            actual = baseOf((Buffer) buf);
-            length = ((Buffer) buf).capacity();
-        } else {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": unsupported buffer " + buf.getClass().getName());
+        Datatype.Base actual = baseOf(buf);
+        if (actual == null) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": a " + buf.getClass().getName()
+                    + " is not a buffer: use a primitive array or a java.nio Buffer");
         }
-        if (actual != base) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": a " + buf.getClass().getSimpleName()
-                    + " buffer does not hold " + type);
+        if (actual != type.base) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": a " + describe(buf) + " buffer cannot hold " + type
+                    + ", which needs " + type.base.buffers);
         }
-        return length;
+        return buf instanceof Buffer b ? b.capacity() : java.lang.reflect.Array.getLength(buf);
     }
 
-    private static Datatype.Base baseOf(Buffer b) {
-        if (b instanceof CharBuffer) {
+    /** The element type of an array or typed Buffer; null for anything else (ByteBuffer included). */
+    private static Datatype.Base baseOf(Object buf) {
+        if (buf instanceof byte[]) {
+            return Datatype.Base.BYTE;
+        } else if (buf instanceof char[] || buf instanceof CharBuffer) {
             return Datatype.Base.CHAR;
-        }
-        if (b instanceof ShortBuffer) {
+        } else if (buf instanceof short[] || buf instanceof ShortBuffer) {
             return Datatype.Base.SHORT;
-        }
-        if (b instanceof IntBuffer) {
+        } else if (buf instanceof boolean[]) {
+            return Datatype.Base.BOOLEAN;
+        } else if (buf instanceof int[] || buf instanceof IntBuffer) {
             return Datatype.Base.INT;
-        }
-        if (b instanceof LongBuffer) {
+        } else if (buf instanceof long[] || buf instanceof LongBuffer) {
             return Datatype.Base.LONG;
-        }
-        if (b instanceof FloatBuffer) {
+        } else if (buf instanceof float[] || buf instanceof FloatBuffer) {
             return Datatype.Base.FLOAT;
+        } else if (buf instanceof double[] || buf instanceof DoubleBuffer) {
+            return Datatype.Base.DOUBLE;
         }
-        return Datatype.Base.DOUBLE;
+        return null;
     }
 
-    /** Appends the first {@code count} items of {@code buf} to {@code dst} (native order). Checked before. */
+    private static String describe(Object buf) {
+        if (buf.getClass().isArray()) {
+            return buf.getClass().getComponentType().getName() + "[]";
+        }
+        for (Class<?> c : new Class<?>[] {CharBuffer.class, ShortBuffer.class, IntBuffer.class, LongBuffer.class,
+            FloatBuffer.class, DoubleBuffer.class}) {
+            if (c.isInstance(buf)) {
+                return c.getSimpleName();
+            }
+        }
+        return buf.getClass().getSimpleName();
+    }
+
+    /**
+     * Writes the first {@code count} items of {@code buf} at {@code dst}'s position in native order
+     * and advances the position. The arguments must have passed {@link #byteLength}; {@code buf}'s
+     * position and limit are left alone.
+     */
     static void pack(Object buf, int count, Datatype type, ByteBuffer dst) {
         if (count == 0) {
             return;
@@ -118,7 +128,7 @@ final class BufferAccess {
             out.put(a, 0, count);
         } else if (buf instanceof boolean[] a) {
             for (int i = 0; i < count; i++) {
-                out.put((byte) (a[i] ? 1 : 0));
+                out.put(i, (byte) (a[i] ? 1 : 0));
             }
         } else if (buf instanceof char[] a) {
             out.asCharBuffer().put(a, 0, count);
@@ -144,22 +154,25 @@ final class BufferAccess {
             out.asFloatBuffer().put(b.duplicate().clear().limit(count));
         } else if (buf instanceof DoubleBuffer b) {
             out.asDoubleBuffer().put(b.duplicate().clear().limit(count));
+        } else {
+            throw new IllegalArgumentException("unchecked buffer " + buf.getClass().getName());
         }
         dst.position(dst.position() + bytes);
     }
 
     /**
-     * Copies a received message (position to limit, native order, a whole number of items, at most
-     * the buffer's checked capacity) into the start of {@code buf}.
+     * Copies a received message ({@code src} from position to limit, native order) to the start of
+     * {@code buf}; items past the message are left as they were. The message must fit the
+     * capacity checked by {@link #byteLength}. A trailing part of an item is copied only into a
+     * ByteBuffer. {@code src}'s position is left alone.
      */
     static void unpack(ByteBuffer src, Object buf, Datatype type) {
         ByteBuffer in = src.slice().order(ByteOrder.nativeOrder());
         int n = in.remaining() / type.byteSize();
-        if (n == 0) {
-            return;
-        }
         if (buf instanceof ByteBuffer b) {
             b.duplicate().clear().put(in);
+        } else if (n == 0) {
+            return;
         } else if (buf instanceof byte[] a) {
             in.get(a, 0, n);
         } else if (buf instanceof boolean[] a) {
@@ -190,6 +203,8 @@ final class BufferAccess {
             b.duplicate().clear().put(in.asFloatBuffer());
         } else if (buf instanceof DoubleBuffer b) {
             b.duplicate().clear().put(in.asDoubleBuffer());
+        } else {
+            throw new IllegalArgumentException("unchecked buffer " + buf.getClass().getName());
         }
     }
 }

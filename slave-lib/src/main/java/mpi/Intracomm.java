@@ -1,6 +1,9 @@
 package mpi;
 
-/** An intracommunicator. {@code COMM_WORLD} and {@code COMM_SELF} are the ones that exist so far. */
+/**
+ * An intracommunicator: a group of ranks that talk among themselves. {@code MPI.COMM_WORLD} and
+ * {@code MPI.COMM_SELF} are the ones that exist so far.
+ */
 public class Intracomm extends Comm {
 
     Intracomm(int commId, String name) {

@@ -1,5 +1,6 @@
 package mpi;
 
+import io.bdmpi.protocol.Protocol;
 import io.bdmpi.slave.ProcessMemory;
 import io.bdmpi.slave.SlaveEnvironment;
 import io.bdmpi.slave.SlaveRuntime;
@@ -14,35 +15,64 @@ import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 
 /**
- * Entry point of the MPI API (Open MPI Java bindings), backed by the bdmpi master of this node.
- * Constants are {@code static final} but not compile-time constants, as in Open MPI.
+ * Entry point of the MPI API, source-compatible with Open MPI's Java bindings and backed by the
+ * bdmpi master of this node: start-up and shut-down, constants, and buffer helpers.
+ *
+ * <p>The constants are {@code static final} but, as in Open MPI, not compile-time constants (they
+ * are set in a static initializer), so programs cannot use them as {@code switch} labels. Their
+ * values are Open MPI's.
+ *
+ * <p>Threads: MPI may be called from several threads one at a time ({@code THREAD_SERIALIZED}).
  */
 public final class MPI {
 
+    /** All ranks of the job. */
     public static final Intracomm COMM_WORLD;
+    /** This rank alone. */
     public static final Intracomm COMM_SELF;
+    /** The null request: complete, with an empty status. */
     public static final Request REQUEST_NULL;
 
+    /** A basic datatype; the Java type a buffer for it must have is in {@link Datatype}. */
     public static final Datatype BYTE, CHAR, SHORT, BOOLEAN, INT, LONG, FLOAT, DOUBLE, PACKED;
 
+    /** Wildcards and special ranks. */
     public static final int ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, UNDEFINED;
+    /** Results of {@link Comm#compare}. */
     public static final int IDENT, CONGRUENT, SIMILAR, UNEQUAL;
+    /** Thread support levels. */
     public static final int THREAD_SINGLE, THREAD_FUNNELED, THREAD_SERIALIZED, THREAD_MULTIPLE;
+    /** Bytes a buffered send needs beyond its data in an attached buffer (bookkeeping only here). */
     public static final int BSEND_OVERHEAD;
-    /** Largest tag accepted. */
-    public static final int TAG_UB_VALUE;
 
+    /** Error classes, as {@link MPIException#getErrorClass()} and {@link Status#getError()} report them. */
     public static final int SUCCESS, ERR_BUFFER, ERR_COUNT, ERR_TYPE, ERR_TAG, ERR_COMM, ERR_RANK, ERR_REQUEST,
             ERR_ROOT, ERR_GROUP, ERR_OP, ERR_TOPOLOGY, ERR_DIMS, ERR_ARG, ERR_UNKNOWN, ERR_TRUNCATE, ERR_OTHER,
-            ERR_INTERN, ERR_IN_STATUS, ERR_PENDING, ERR_PROC_ABORTED, ERR_LASTCODE;
+            ERR_INTERN, ERR_IN_STATUS, ERR_PENDING;
+    /** Error classes of I/O, one-sided, info and process management, declared for source compatibility. */
+    public static final int ERR_ACCESS, ERR_AMODE, ERR_ASSERT, ERR_BAD_FILE, ERR_BASE, ERR_CONVERSION, ERR_DISP,
+            ERR_DUP_DATAREP, ERR_FILE_EXISTS, ERR_FILE_IN_USE, ERR_FILE, ERR_INFO_KEY, ERR_INFO_NOKEY,
+            ERR_INFO_VALUE, ERR_INFO, ERR_IO, ERR_KEYVAL, ERR_LOCKTYPE, ERR_NAME, ERR_NO_MEM, ERR_NOT_SAME,
+            ERR_NO_SPACE, ERR_NO_SUCH_FILE, ERR_PORT, ERR_QUOTA, ERR_READ_ONLY, ERR_RMA_CONFLICT, ERR_RMA_SYNC,
+            ERR_SERVICE, ERR_SIZE, ERR_SPAWN, ERR_UNSUPPORTED_DATAREP, ERR_UNSUPPORTED_OPERATION, ERR_WIN;
+    /** More error classes; {@code ERR_LASTCODE} is the largest predefined error code. */
+    public static final int ERR_PROC_ABORTED, ERR_SYSRESOURCE, ERR_LASTCODE;
 
+    /** Error handlers for {@link Comm#setErrhandler}; {@code ERRORS_ARE_FATAL} is the default. */
     public static final Errhandler ERRORS_ARE_FATAL, ERRORS_ABORT, ERRORS_RETURN;
 
+    /** Largest valid tag (MPI_TAG_UB); not part of Open MPI's Java API, which reads it with getAttr. */
+    static final int TAG_UB_VALUE;
+
     static {
-        ANY_SOURCE = -1;
-        ANY_TAG = -1;
+        ANY_SOURCE = Protocol.ANY_SOURCE;
+        ANY_TAG = Protocol.ANY_TAG;
         PROC_NULL = -2;
         ROOT = -4;
         UNDEFINED = -32766;
@@ -56,6 +86,7 @@ public final class MPI {
         THREAD_MULTIPLE = 3;
         BSEND_OVERHEAD = 128;
         TAG_UB_VALUE = 0x3fffffff;
+
         SUCCESS = 0;
         ERR_BUFFER = 1;
         ERR_COUNT = 2;
@@ -76,8 +107,44 @@ public final class MPI {
         ERR_INTERN = 17;
         ERR_IN_STATUS = 18;
         ERR_PENDING = 19;
+        ERR_ACCESS = 20;
+        ERR_AMODE = 21;
+        ERR_ASSERT = 22;
+        ERR_BAD_FILE = 23;
+        ERR_BASE = 24;
+        ERR_CONVERSION = 25;
+        ERR_DISP = 26;
+        ERR_DUP_DATAREP = 27;
+        ERR_FILE_EXISTS = 28;
+        ERR_FILE_IN_USE = 29;
+        ERR_FILE = 30;
+        ERR_INFO_KEY = 31;
+        ERR_INFO_NOKEY = 32;
+        ERR_INFO_VALUE = 33;
+        ERR_INFO = 34;
+        ERR_IO = 35;
+        ERR_KEYVAL = 36;
+        ERR_LOCKTYPE = 37;
+        ERR_NAME = 38;
+        ERR_NO_MEM = 39;
+        ERR_NOT_SAME = 40;
+        ERR_NO_SPACE = 41;
+        ERR_NO_SUCH_FILE = 42;
+        ERR_PORT = 43;
+        ERR_QUOTA = 44;
+        ERR_READ_ONLY = 45;
+        ERR_RMA_CONFLICT = 46;
+        ERR_RMA_SYNC = 47;
+        ERR_SERVICE = 48;
+        ERR_SIZE = 49;
+        ERR_SPAWN = 50;
+        ERR_UNSUPPORTED_DATAREP = 51;
+        ERR_UNSUPPORTED_OPERATION = 52;
+        ERR_WIN = 53;
         ERR_PROC_ABORTED = 74;
+        ERR_SYSRESOURCE = -2;
         ERR_LASTCODE = 92;
+
         BYTE = new Datatype(Datatype.Base.BYTE, "MPI_BYTE");
         CHAR = new Datatype(Datatype.Base.CHAR, "MPI_CHAR");
         SHORT = new Datatype(Datatype.Base.SHORT, "MPI_SHORT");
@@ -87,232 +154,274 @@ public final class MPI {
         FLOAT = new Datatype(Datatype.Base.FLOAT, "MPI_FLOAT");
         DOUBLE = new Datatype(Datatype.Base.DOUBLE, "MPI_DOUBLE");
         PACKED = new Datatype(Datatype.Base.BYTE, "MPI_PACKED");
-        ERRORS_ARE_FATAL = new Errhandler(true, "MPI_ERRORS_ARE_FATAL");
-        ERRORS_ABORT = new Errhandler(true, "MPI_ERRORS_ABORT");
-        ERRORS_RETURN = new Errhandler(false, "MPI_ERRORS_RETURN");
-        COMM_WORLD = new Intracomm(io.bdmpi.protocol.Protocol.COMM_WORLD_ID, "MPI_COMM_WORLD");
-        COMM_SELF = new Intracomm(io.bdmpi.protocol.Protocol.COMM_SELF_ID, "MPI_COMM_SELF");
+
+        ERRORS_ARE_FATAL = Errhandler.FATAL;
+        ERRORS_ABORT = Errhandler.ABORT;
+        ERRORS_RETURN = Errhandler.RETURN;
+
+        COMM_WORLD = new Intracomm(Protocol.COMM_WORLD_ID, "MPI_COMM_WORLD");
+        COMM_SELF = new Intracomm(Protocol.COMM_SELF_ID, "MPI_COMM_SELF");
         REQUEST_NULL = Request.nullRequest();
     }
 
-    private static SlaveRuntime runtime;
-    private static volatile boolean initialized;
-    private static volatile boolean finalized;
-    private static Thread mainThread;
-    private static long startNs;
+    private static final long ORIGIN_NS = System.nanoTime();
+    /** Attached with {@link #attachBuffer}: only kept, since the master buffers every send. */
+    private static byte[] attachedBuffer;
 
     private MPI() {
     }
 
+    // ---------------------------------------------------------------- life cycle
+
     /**
-     * Connects this process to its bdmpi master and waits until it may run.
+     * Connects this process to its bdmpi master and waits until the master lets it run.
      *
-     * @return the arguments, unchanged (bdmpiexec passes the program's own arguments only)
+     * @return {@code args}, unchanged: bdmpiexec passes the program only its own arguments
+     * @throws MPIException when MPI was initialized before, when the process was not started by
+     *                      bdmpiexec, or when the master cannot be reached
      */
-    public static synchronized String[] Init(String[] args) throws MPIException {
-        if (initialized) {
-            throw new MPIException("MPI is already initialized.");
-        }
-        if (finalized) {
-            throw new MPIException("MPI is finalized.");
-        }
-        SlaveEnvironment env = SlaveEnvironment.fromVariables(System.getenv());
-        if (env == null) {
-            throw new MPIException("not started by bdmpiexec: run the program with bdmpiexec");
-        }
-        try {
-            runtime = SlaveRuntime.connect(env);
-        } catch (IOException e) {
-            throw MPIException.of(ERR_OTHER, "MPI_Init: cannot reach the bdmpi master at " + env.socketPath() + ": " + e.getMessage());
-        }
-        mainThread = Thread.currentThread();
-        startNs = System.nanoTime();
-        initialized = true;
+    public static String[] Init(String[] args) throws MPIException {
+        init(System.getenv(), THREAD_SINGLE);
         return args;
     }
 
-    /** As {@link #Init}; provides at most THREAD_SERIALIZED (calls from several threads, one at a time). */
+    /**
+     * As {@link #Init}, asking for a level of thread support.
+     *
+     * @return the level provided: {@code required}, but at most {@code THREAD_SERIALIZED}
+     *         (several threads may call MPI, one at a time)
+     */
     public static int InitThread(String[] args, int required) throws MPIException {
-        Init(args);
-        return Math.min(required, THREAD_SERIALIZED);
+        return init(System.getenv(), required);
     }
 
-    public static int queryThread() throws MPIException {
-        check();
-        return THREAD_SERIALIZED;
-    }
-
-    public static boolean isThreadMain() throws MPIException {
-        check();
-        return Thread.currentThread() == mainThread;
-    }
-
-    /** Tells the master this rank is done with MPI. */
-    public static synchronized void Finalize() throws MPIException {
-        check();
-        runtime.enter("MPI_Finalize");
+    /** Init with the process's variables given, so tests can point it at a stand-in master. */
+    static synchronized int init(Map<String, String> variables, int requiredThreadLevel) throws MPIException {
+        Session.checkNotStarted();
+        SlaveEnvironment env;
         try {
-            runtime.finish(ProcessMemory.peakRssBytes());
+            env = SlaveEnvironment.fromVariables(variables);
+        } catch (IllegalStateException e) {
+            throw new MPIException(e.getMessage());
+        }
+        if (env == null) {
+            throw new MPIException("not started by bdmpiexec: run the program with bdmpiexec");
+        }
+        SlaveRuntime rt;
+        try {
+            rt = SlaveRuntime.connect(env);
         } catch (IOException e) {
-            throw MPIException.of(ERR_OTHER, "MPI_Finalize: lost the bdmpi master: " + e.getMessage());
-        } finally {
-            finalized = true;
-            initialized = false;
+            throw MPIException.of(ERR_OTHER,
+                    "MPI_Init: cannot reach the bdmpi master at " + env.socketPath() + ": " + e.getMessage());
+        }
+        int provided = Math.max(THREAD_SINGLE, Math.min(requiredThreadLevel, THREAD_SERIALIZED));
+        Session.start(rt, provided);
+        return provided;
+    }
+
+    /** The thread level provided by {@code Init} ({@code THREAD_SINGLE}) or {@code InitThread}. */
+    public static int queryThread() throws MPIException {
+        Session.enter("MPI_Query_thread");
+        return Session.threadLevel();
+    }
+
+    /** Whether the calling thread is the one that initialized MPI. */
+    public static boolean isThreadMain() throws MPIException {
+        Session.enter("MPI_Is_thread_main");
+        return Thread.currentThread() == Session.mainThread();
+    }
+
+    /**
+     * Tells the master this rank is done with MPI. Every later MPI call throws "MPI is finalized.".
+     * A lost master is an error of COMM_WORLD's handler.
+     */
+    public static void Finalize() throws MPIException {
+        SlaveRuntime rt = Session.enter("MPI_Finalize");
+        Session.finish();
+        try {
+            rt.finish(ProcessMemory.peakRssBytes());
+        } catch (IOException e) {
+            throw COMM_WORLD.handle(Errors.transport("MPI_Finalize", e));
         }
     }
 
+    /** Whether {@code Init} has succeeded; stays true after {@code Finalize}. Usable at any time. */
     public static boolean isInitialized() throws MPIException {
-        return initialized || finalized;
+        return Session.initialized();
     }
 
+    /** Whether {@code Finalize} has been called. Usable at any time. */
     public static boolean isFinalized() throws MPIException {
-        return finalized;
+        return Session.finalized();
     }
 
-    /** Wall-clock seconds since an arbitrary origin. */
+    /** Wall-clock seconds since an arbitrary origin, fixed for the process (monotonic). */
     public static double wtime() throws MPIException {
-        check();
-        return (System.nanoTime() - startNs) / 1e9;
+        Session.runtime();
+        return (System.nanoTime() - ORIGIN_NS) / 1e9;
     }
 
+    /** Resolution of {@link #wtime()} in seconds. */
     public static double wtick() throws MPIException {
-        check();
+        Session.runtime();
         return 1e-9;
     }
 
+    /** The host name of this node. */
     public static String getProcessorName() throws MPIException {
-        check();
+        Session.enter("MPI_Get_processor_name");
         try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            return "localhost";
+            // The kernel's name, as gethostname(2): InetAddress would also ask DNS, which can stall.
+            return Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8).trim();
+        } catch (IOException | RuntimeException notLinux) {
+            try {
+                return InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                return "localhost";
+            }
         }
     }
 
+    /** The version of the MPI standard this API follows (that of Open MPI 5's bindings). */
+    public static Version getVersion() {
+        return new Version(3, 1);
+    }
+
+    /** The name and version of this library. */
     public static String getLibVersion() {
-        return "bdmpi-java 0.1.0";
+        String v = MPI.class.getPackage().getImplementationVersion();
+        return "bdmpi-java" + (v == null ? "" : " " + v);
     }
 
-    /** Sends are always buffered by the master; an attached buffer is only kept for detach. */
-    private static byte[] attached;
-
+    /**
+     * Attaches a buffer for buffered sends. Kept only to be returned by {@link #detachBuffer()}:
+     * the master buffers every send, so bSend needs no space here.
+     */
     public static void attachBuffer(byte[] buffer) throws MPIException {
-        check();
-        attached = buffer;
+        Session.enter("MPI_Buffer_attach");
+        attachedBuffer = buffer;
     }
 
+    /** Detaches the buffer given to {@link #attachBuffer}, returning it (null if none). */
     public static byte[] detachBuffer() throws MPIException {
-        check();
-        byte[] b = attached;
-        attached = null;
+        Session.enter("MPI_Buffer_detach");
+        byte[] b = attachedBuffer;
+        attachedBuffer = null;
         return b;
     }
 
+    /** Profiling control: does nothing. */
     public static void pControl(int level, Object obj) {
     }
 
     // ---------------------------------------------------------------- buffers
 
+    /** A direct ByteBuffer of {@code capacity} bytes in native byte order. */
     public static ByteBuffer newByteBuffer(int capacity) {
         return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
     }
 
+    /** A direct CharBuffer of {@code capacity} chars over native-order memory. */
     public static CharBuffer newCharBuffer(int capacity) {
-        return newByteBuffer(capacity * 2).asCharBuffer();
+        return newByteBuffer(Math.multiplyExact(capacity, 2)).asCharBuffer();
     }
 
+    /** A direct ShortBuffer of {@code capacity} shorts over native-order memory. */
     public static ShortBuffer newShortBuffer(int capacity) {
-        return newByteBuffer(capacity * 2).asShortBuffer();
+        return newByteBuffer(Math.multiplyExact(capacity, 2)).asShortBuffer();
     }
 
+    /** A direct IntBuffer of {@code capacity} ints over native-order memory. */
     public static IntBuffer newIntBuffer(int capacity) {
-        return newByteBuffer(capacity * 4).asIntBuffer();
+        return newByteBuffer(Math.multiplyExact(capacity, 4)).asIntBuffer();
     }
 
+    /** A direct LongBuffer of {@code capacity} longs over native-order memory. */
     public static LongBuffer newLongBuffer(int capacity) {
-        return newByteBuffer(capacity * 8).asLongBuffer();
+        return newByteBuffer(Math.multiplyExact(capacity, 8)).asLongBuffer();
     }
 
+    /** A direct FloatBuffer of {@code capacity} floats over native-order memory. */
     public static FloatBuffer newFloatBuffer(int capacity) {
-        return newByteBuffer(capacity * 4).asFloatBuffer();
+        return newByteBuffer(Math.multiplyExact(capacity, 4)).asFloatBuffer();
     }
 
+    /** A direct DoubleBuffer of {@code capacity} doubles over native-order memory. */
     public static DoubleBuffer newDoubleBuffer(int capacity) {
-        return newByteBuffer(capacity * 8).asDoubleBuffer();
+        return newByteBuffer(Math.multiplyExact(capacity, 8)).asDoubleBuffer();
     }
 
-    /** A view from element {@code offset} to capacity; clears {@code buf} first, as Open MPI does. */
+    /**
+     * A view of {@code buf} from byte {@code offset} to its capacity, in native order. As in Open
+     * MPI, {@code buf} is cleared first and left positioned at {@code offset}: its limit becomes
+     * its capacity, whatever it was.
+     */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
         return buf.clear().position(offset).slice().order(ByteOrder.nativeOrder());
     }
 
+    /** A view from char {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
     public static CharBuffer slice(CharBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
+    /** A view from short {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
+    /** A view from int {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
     public static IntBuffer slice(IntBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
+    /** A view from long {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
     public static LongBuffer slice(LongBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
+    /** A view from float {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
+    /** A view from double {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset}: its {@code arrayOffset()} is {@code offset}. */
+    /** A heap buffer over the array from {@code offset} to its end: {@code arrayOffset()} is {@code offset}. */
     public static ByteBuffer slice(byte[] buf, int offset) {
         return ByteBuffer.wrap(buf, offset, buf.length - offset).slice().order(ByteOrder.nativeOrder());
     }
 
+    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
     public static CharBuffer slice(char[] buf, int offset) {
         return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
     public static ShortBuffer slice(short[] buf, int offset) {
         return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
     public static IntBuffer slice(int[] buf, int offset) {
         return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
     public static LongBuffer slice(long[] buf, int offset) {
         return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
     public static FloatBuffer slice(float[] buf, int offset) {
         return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
+    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
-    }
-
-    // ---------------------------------------------------------------- internals
-
-    /** The connection to the master; throws the Open MPI messages before Init and after Finalize. */
-    static SlaveRuntime runtime() throws MPIException {
-        check();
-        return runtime;
-    }
-
-    private static void check() throws MPIException {
-        if (finalized) {
-            throw new MPIException("MPI is finalized.");
-        }
-        if (!initialized) {
-            throw new MPIException("MPI is not initialized.");
-        }
     }
 }

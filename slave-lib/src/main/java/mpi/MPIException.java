@@ -1,8 +1,9 @@
 package mpi;
 
 /**
- * An MPI error. Exceptions raised for a failing MPI call carry its error class ({@code MPI.ERR_*})
- * as both code and class; exceptions made in Java (not from an MPI error) report 0 for both.
+ * An MPI error. An exception raised for a failing MPI call (under {@code MPI.ERRORS_RETURN})
+ * carries its error class ({@code MPI.ERR_*}) as both code and class, and the error string as its
+ * message. Exceptions made in Java, such as "MPI is not initialized.", report 0 for both.
  */
 public final class MPIException extends Exception {
 
@@ -11,10 +12,12 @@ public final class MPIException extends Exception {
     private final int errorCode;
     private final int errorClass;
 
+    /** An error found in Java, not by MPI: code and class are 0. */
     public MPIException(String message) {
         this(0, 0, message);
     }
 
+    /** Wraps another exception, taking over its stack trace; code and class are 0. */
     public MPIException(Throwable cause) {
         super(cause);
         setStackTrace(cause.getStackTrace());
@@ -22,22 +25,24 @@ public final class MPIException extends Exception {
         this.errorClass = 0;
     }
 
+    /** An MPI error with its code and class. */
     protected MPIException(int code, int clazz, String message) {
         super(message);
         this.errorCode = code;
         this.errorClass = clazz;
     }
 
+    /** An MPI error whose code is its class, as every error raised by this package. */
     static MPIException of(int errorClass, String message) {
         return new MPIException(errorClass, errorClass, message);
     }
 
-    /** The MPI error code (here equal to the class), or 0. */
+    /** The MPI error code (here equal to the class), or 0 for errors found in Java. */
     public int getErrorCode() {
         return errorCode;
     }
 
-    /** The MPI error class, to compare with {@code MPI.ERR_*}, or 0. */
+    /** The MPI error class, to compare with {@code MPI.ERR_*}, or 0 for errors found in Java. */
     public int getErrorClass() {
         return errorClass;
     }

@@ -6,286 +6,401 @@ import io.bdmpi.slave.SlaveRuntime;
 import java.io.IOException;
 import java.nio.Buffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A nonblocking operation. Sends are complete when created (the master owns the data). A receive
- * is posted to the master at once and matched there in posting order; its message is fetched by
- * the wait and test calls, which ask the master for all the receives they name in one request, and
- * is copied into the request's buffer as soon as it arrives. Completing a request (as MPI sees it)
- * turns it into a null request, in place.
+ * A nonblocking operation.
+ *
+ * <p>A send request is complete when created: the master owns the message. A receive request is
+ * posted to the master at once and matched there in posting order. Its message is fetched by the
+ * wait and test calls: each asks the master, in one round trip, for the messages of all the
+ * receives it names that have none yet, and copies every message that comes into its request's
+ * buffer right away. The request is then <em>ready</em> but still active: a wait or test call
+ * completes it as MPI sees it (testAll, say, only when all are ready), and a completed request
+ * becomes a null request in place, so arrays passed to the static calls can be passed again.
+ *
+ * <p>Errors found when the message came (truncation) are raised, through the error handler of
+ * the receive's communicator, when the request completes.
+ *
+ * <p>Not thread-safe: a request belongs to one thread at a time ({@code THREAD_SERIALIZED}).
  */
 public class Request implements Freeable {
 
-    private enum Kind {
-        /** Inactive: REQUEST_NULL, or a request already completed by a wait or test. */
-        NULL,
-        /** A send, or a receive from PROC_NULL: complete from the start. */
-        DONE,
-        /** A posted receive. */
-        RECV
-    }
-
-    private Kind kind;
+    /** The receive's communicator; null for other requests. */
     private final Comm comm;
+    /** Id of the posted receive at the master; 0 for other requests. */
     private final long id;
     private final Buffer buf;
     private final int count;
     private final Datatype type;
-    /** The outcome, once the message is here or the receive was cancelled. */
-    private Status status;
-    /** An error found when the message arrived (e.g. truncation), raised when the request completes. */
+    /** False once completed by a wait or test (or freed): a null request. */
+    private boolean active;
+    /** What the operation found, once known; null while the message is still at the master. */
+    private Status outcome;
+    /** An error found when the message came, raised when the request completes. */
     private MPIException error;
 
-    private Request(Kind kind, Comm comm, long id, Buffer buf, int count, Datatype type, Status status) {
-        this.kind = kind;
+    Request(Comm comm, long id, Buffer buf, int count, Datatype type, boolean active, Status outcome) {
         this.comm = comm;
         this.id = id;
         this.buf = buf;
         this.count = count;
         this.type = type;
-        this.status = status;
+        this.active = active;
+        this.outcome = outcome;
     }
 
     static Request nullRequest() {
-        return new Request(Kind.NULL, null, 0, null, 0, null, null);
+        return new Request(null, 0, null, 0, null, false, null);
     }
 
     static Request completedSend() {
-        return new Request(Kind.DONE, null, 0, null, 0, null, Status.empty(MPI.ANY_SOURCE));
+        return new Request(null, 0, null, 0, null, true, Status.empty());
     }
 
     static Request completedProcNull() {
-        return new Request(Kind.DONE, null, 0, null, 0, null, Status.empty(MPI.PROC_NULL));
+        return new Request(null, 0, null, 0, null, true, Status.procNull());
     }
 
     static Request receive(Comm comm, long id, Buffer buf, int count, Datatype type) {
-        return new Request(Kind.RECV, comm, id, buf, count, type, null);
+        return new Request(comm, id, buf, count, type, true, null);
     }
 
     // ---------------------------------------------------------------- one request
 
-    /** True once a non-persistent request has completed through a wait or test. */
+    /** True for {@code MPI.REQUEST_NULL}, and for a request completed by a wait or test, or freed. */
     public boolean isNull() {
-        return kind == Kind.NULL;
+        return !active;
     }
 
+    /** Waits (parked) until the operation completes. */
     public void waitFor() throws MPIException {
         waitStatus();
     }
 
+    /**
+     * Waits (parked) until the operation completes; the request becomes null.
+     *
+     * @return the status (MPI's empty status for a null or send request)
+     */
     public Status waitStatus() throws MPIException {
-        fetch(new Request[] {this}, true, true);
+        String call = "MPI_Wait";
+        SlaveRuntime rt = Session.enter(call);
+        if (pending()) {
+            collect(call, rt, List.of(this), 1, true);
+        }
         return complete();
     }
 
+    /** Whether the operation is complete; if so the request becomes null. */
     public boolean test() throws MPIException {
-        return testStatus() != null || isNull();
+        return test("MPI_Test") != null;
     }
 
+    /** The status if the operation is complete (the request becomes null), else null. */
     public Status testStatus() throws MPIException {
-        fetch(new Request[] {this}, false, false);
-        return hasOutcome() ? complete() : null;
+        return test("MPI_Test");
     }
 
-    /** The status if complete, without completing the request; null otherwise. */
+    private Status test(String call) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        if (pending()) {
+            collect(call, rt, List.of(this), 0, false);
+        }
+        return pending() ? null : complete();
+    }
+
+    /** The status if the operation is complete, else null; unlike test, leaves the request active. */
     public Status getStatus() throws MPIException {
-        MPI.runtime();
-        fetch(new Request[] {this}, false, false);
-        return hasOutcome() ? status : null;
+        String call = "MPI_Request_get_status";
+        SlaveRuntime rt = Session.enter(call);
+        if (!active) {
+            return Status.empty();
+        }
+        if (pending()) {
+            collect(call, rt, List.of(this), 0, false);
+        }
+        return outcome;
     }
 
-    /** Withdraws a receive that no message matched yet; a later wait then reports it cancelled. */
+    /**
+     * Withdraws a receive that no message has matched yet; its completion then reports
+     * {@link Status#isCancelled()}. Does nothing to a send (complete already) or to a receive whose
+     * message has matched. The request must still be completed by a wait, test or free.
+     */
     public void cancel() throws MPIException {
-        SlaveRuntime rt = MPI.runtime();
-        if (kind == Kind.RECV && !hasOutcome()) {
-            try {
-                if (rt.cancel(id)) {
-                    status = new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, true, 0);
-                }
-            } catch (IOException e) {
-                throw comm.handle(comm.lost("MPI_Cancel", e));
+        String call = "MPI_Cancel";
+        SlaveRuntime rt = Session.enter(call);
+        if (!pending()) {
+            return;
+        }
+        try {
+            if (rt.cancel(id)) {
+                outcome = Status.cancelledReceive();
             }
+        } catch (IOException e) {
+            throw comm.handle(Errors.transport(call, e));
         }
     }
 
-    /** Releases the request; a pending receive is cancelled, or its message dropped if it had matched. */
+    /**
+     * Releases the request; it becomes null. A receive still waiting for a message is withdrawn;
+     * one whose message has matched still gets it in its buffer, and any error is dropped.
+     */
     @Override
     public void free() throws MPIException {
-        if (kind == Kind.RECV && !hasOutcome()) {
+        String call = "MPI_Request_free";
+        SlaveRuntime rt = Session.enter(call);
+        if (pending()) {
             cancel();
-            if (!hasOutcome()) {
-                fetch(new Request[] {this}, true, true);
+            if (pending()) {
+                collect(call, rt, List.of(this), 1, true);
             }
         }
-        if (this != MPI.REQUEST_NULL) {
-            kind = Kind.NULL;
-        }
+        active = false;
+        error = null;
     }
 
     // ---------------------------------------------------------------- arrays
 
+    /** Waits (parked) until every request completes; all become null. Elements must not be Java null. */
     public static void waitAll(Request[] requests) throws MPIException {
-        waitAllStatus(requests);
+        waitAll("MPI_Waitall", requests);
     }
 
+    /** As {@link #waitAll}, returning one status per element (MPI's empty status for null requests). */
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        fetch(requests, true, true);
-        return completeAll(requests);
+        return waitAll("MPI_Waitall", requests);
     }
 
-    public static int waitAny(Request[] requests) throws MPIException {
-        Status s = waitAnyStatus(requests);
-        return s.getIndex();
-    }
-
-    public static Status waitAnyStatus(Request[] requests) throws MPIException {
-        if (allNull(requests)) {
-            return Status.empty(MPI.ANY_SOURCE).withIndex(MPI.UNDEFINED);
+    private static Status[] waitAll(String call, Request[] requests) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        checkElements(call, requests);
+        List<Request> pending = pending(requests);
+        if (!pending.isEmpty()) {
+            collect(call, rt, pending, Integer.MAX_VALUE, true);
         }
-        fetch(requests, firstReady(requests) < 0, false);
-        int i = firstReady(requests);
+        return complete(requests, allIndices(requests), false);
+    }
+
+    /**
+     * Waits (parked) until one request completes; it becomes null.
+     *
+     * @return its index, or {@code MPI.UNDEFINED} if every request is null
+     */
+    public static int waitAny(Request[] requests) throws MPIException {
+        return waitAny("MPI_Waitany", requests).getIndex();
+    }
+
+    /** As {@link #waitAny}, returning the status; {@link Status#getIndex()} is the index. */
+    public static Status waitAnyStatus(Request[] requests) throws MPIException {
+        return waitAny("MPI_Waitany", requests);
+    }
+
+    private static Status waitAny(String call, Request[] requests) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        checkElements(call, requests);
+        if (!anyActive(requests)) {
+            return Status.empty().withIndex(MPI.UNDEFINED);
+        }
+        if (readyIndices(requests).isEmpty()) {
+            collect(call, rt, pending(requests), 1, true);
+        }
+        int i = readyIndices(requests).get(0);
         return requests[i].complete().withIndex(i);
     }
 
+    /** Whether every request is complete; if so all become null, else none changes. */
     public static boolean testAll(Request[] requests) throws MPIException {
-        return testAllStatus(requests) != null;
+        return testAll("MPI_Testall", requests) != null;
     }
 
+    /** As {@link #testAll}, returning one status per element, or null if not all are complete. */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
-        fetch(requests, false, false);
-        for (Request r : requests) {
-            if (!r.isNull() && !r.hasOutcome()) {
+        return testAll("MPI_Testall", requests);
+    }
+
+    private static Status[] testAll(String call, Request[] requests) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        checkElements(call, requests);
+        List<Request> pending = pending(requests);
+        if (!pending.isEmpty()) {
+            collect(call, rt, pending, 0, false);
+            if (!pending(requests).isEmpty()) {
                 return null;
             }
         }
-        return completeAll(requests);
+        return complete(requests, allIndices(requests), false);
     }
 
+    /**
+     * Completes one complete request, if any; it becomes null.
+     *
+     * @return its index, or {@code MPI.UNDEFINED} if none is complete or every request is null
+     */
     public static int testAny(Request[] requests) throws MPIException {
-        Status s = testAnyStatus(requests);
+        Status s = testAny("MPI_Testany", requests);
         return s == null ? MPI.UNDEFINED : s.getIndex();
     }
 
+    /**
+     * As {@link #testAny}, returning the status with the index, or null if none is complete. If
+     * every request is null, an empty status whose index is {@code MPI.UNDEFINED}.
+     */
     public static Status testAnyStatus(Request[] requests) throws MPIException {
-        fetch(requests, false, false);
-        int i = firstReady(requests);
-        return i < 0 ? null : requests[i].complete().withIndex(i);
+        return testAny("MPI_Testany", requests);
     }
 
+    private static Status testAny(String call, Request[] requests) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        checkElements(call, requests);
+        if (!anyActive(requests)) {
+            return Status.empty().withIndex(MPI.UNDEFINED);
+        }
+        if (readyIndices(requests).isEmpty()) {
+            collect(call, rt, pending(requests), 0, false);
+        }
+        List<Integer> ready = readyIndices(requests);
+        if (ready.isEmpty()) {
+            return null;
+        }
+        int i = ready.get(0);
+        return requests[i].complete().withIndex(i);
+    }
+
+    /**
+     * Waits (parked) until at least one request completes, and completes those that are.
+     *
+     * @return their indices, or null if every request is null
+     */
     public static int[] waitSome(Request[] requests) throws MPIException {
-        return indices(waitSomeStatus(requests));
+        return indices(waitSome("MPI_Waitsome", requests));
     }
 
+    /** As {@link #waitSome}, returning statuses; {@link Status#getIndex()} gives each index. */
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
-        if (allNull(requests)) {
-            return null;
-        }
-        fetch(requests, firstReady(requests) < 0, false);
-        return completeReady(requests);
+        return waitSome("MPI_Waitsome", requests);
     }
 
+    private static Status[] waitSome(String call, Request[] requests) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        checkElements(call, requests);
+        if (!anyActive(requests)) {
+            return null;
+        }
+        if (readyIndices(requests).isEmpty()) {
+            collect(call, rt, pending(requests), 1, true);
+        }
+        return complete(requests, readyIndices(requests), true);
+    }
+
+    /**
+     * Completes the requests that are complete.
+     *
+     * @return their indices (length 0 if none), or null if every request is null
+     */
     public static int[] testSome(Request[] requests) throws MPIException {
-        return indices(testSomeStatus(requests));
+        return indices(testSome("MPI_Testsome", requests));
     }
 
+    /** As {@link #testSome}, returning statuses; {@link Status#getIndex()} gives each index. */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
-        if (allNull(requests)) {
+        return testSome("MPI_Testsome", requests);
+    }
+
+    private static Status[] testSome(String call, Request[] requests) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        checkElements(call, requests);
+        if (!anyActive(requests)) {
             return null;
         }
-        fetch(requests, false, false);
-        return completeReady(requests);
+        List<Request> pending = pending(requests);
+        if (!pending.isEmpty()) {
+            collect(call, rt, pending, 0, false);
+        }
+        return complete(requests, readyIndices(requests), true);
     }
 
     // ---------------------------------------------------------------- internals
 
-    private boolean hasOutcome() {
-        return kind == Kind.DONE || (kind == Kind.RECV && (status != null || error != null));
+    /** Active, and its message not here yet: only receives are ever pending. */
+    private boolean pending() {
+        return active && outcome == null;
     }
 
-    /** Completes as MPI sees it: the request becomes null; a deferred error is raised now. */
+    /** Completes as MPI sees it: the request becomes null; an error found earlier is raised now. */
     private Status complete() throws MPIException {
-        if (kind == Kind.NULL) {
-            return Status.empty(MPI.ANY_SOURCE);
+        if (!active) {
+            return Status.empty();
         }
-        Status s = status;
+        active = false;
         MPIException e = error;
-        kind = Kind.NULL;
+        error = null;
         if (e != null) {
-            throw e;
+            throw comm.handle(e);
         }
-        return s;
+        return outcome;
     }
 
     /**
-     * Asks the master for the messages of the receives among {@code requests} that have none yet.
+     * Asks the master, in one round trip, for the messages of {@code pending} receives and copies
+     * each into its request's buffer.
      *
-     * @param block   wait (parked) until enough have one
-     * @param waitAll with {@code block}: until all have one; otherwise until at least one has
+     * @param minReady with {@code block}, wait (parked) until this many of them have a message
+     *                 (capped at their number)
      */
-    private static void fetch(Request[] requests, boolean block, boolean waitAll) throws MPIException {
-        SlaveRuntime rt = MPI.runtime();
-        List<Request> open = new ArrayList<>();
-        for (Request r : requests) {
-            if (r == null) {
-                throw MPIException.of(MPI.ERR_REQUEST, "null element in a request array: use MPI.REQUEST_NULL");
-            }
-            if (r.kind == Kind.RECV && !r.hasOutcome()) {
-                open.add(r);
-            }
+    private static void collect(String call, SlaveRuntime rt, List<Request> pending, int minReady, boolean block)
+            throws MPIException {
+        // By id: each message names its receive, and a request listed twice is asked for once.
+        Map<Long, Request> byId = new LinkedHashMap<>();
+        for (Request r : pending) {
+            byId.putIfAbsent(r.id, r);
         }
-        if (open.isEmpty()) {
-            return;
+        long[] ids = new long[byId.size()];
+        int n = 0;
+        for (long requestId : byId.keySet()) {
+            ids[n++] = requestId;
         }
-        long[] ids = new long[open.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = open.get(i).id;
-        }
-        int minReady = !block ? 0 : waitAll ? ids.length : 1;
         List<Received> got;
         try {
-            rt.enter(block ? "MPI_Wait" : "MPI_Test");
-            got = rt.collect(ids, minReady, block);
+            got = rt.collect(ids, Math.min(minReady, ids.length), block);
         } catch (IOException e) {
-            throw open.get(0).comm.handle(open.get(0).comm.lost(block ? "MPI_Wait" : "MPI_Test", e));
+            throw pending.get(0).comm.handle(Errors.transport(call, e));
         }
         for (Received m : got) {
-            for (Request r : open) {
-                if (r.id == m.requestId()) {
-                    try {
-                        r.status = r.comm.deliver("MPI_Wait", m, r.buf, r.count, r.type);
-                    } catch (MPIException e) {
-                        r.error = e;
-                    }
-                }
+            Request r = byId.get(m.requestId());
+            if (r == null || !r.pending()) {
+                m.discard(); // Not asked for: never from a correct master, but the spill file must go.
+            } else {
+                r.arrive(call, m);
             }
         }
     }
 
-    private static boolean allNull(Request[] requests) {
-        for (Request r : requests) {
-            if (!r.isNull()) {
-                return false;
-            }
+    /** Takes in the message of this receive: into the buffer now, or an error for completion. */
+    private void arrive(String call, Received m) {
+        try {
+            outcome = Comm.deliver(call, m, buf, count, type);
+        } catch (MPIException e) {
+            error = e;
+            outcome = Status.received(m.source(), m.tag(), m.length()).withError(e.getErrorClass());
         }
-        return true;
     }
 
-    private static int firstReady(Request[] requests) {
-        for (int i = 0; i < requests.length; i++) {
-            if (requests[i].hasOutcome()) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static Status[] completeAll(Request[] requests) throws MPIException {
-        Status[] out = new Status[requests.length];
+    /**
+     * Completes the requests at {@code indices}. All of them complete even if some fail; the first
+     * error is then raised (under a fatal handler the job ends at the first one).
+     */
+    private static Status[] complete(Request[] requests, List<Integer> indices, boolean withIndex) throws MPIException {
+        Status[] out = new Status[indices.size()];
         MPIException first = null;
-        for (int i = 0; i < requests.length; i++) {
+        for (int k = 0; k < out.length; k++) {
+            int i = indices.get(k);
             try {
-                out[i] = requests[i].complete();
+                Status s = requests[i].complete();
+                out[k] = withIndex ? s.withIndex(i) : s;
             } catch (MPIException e) {
                 first = first == null ? e : first;
             }
@@ -296,14 +411,54 @@ public class Request implements Freeable {
         return out;
     }
 
-    private static Status[] completeReady(Request[] requests) throws MPIException {
-        List<Status> out = new ArrayList<>();
+    private static void checkElements(String call, Request[] requests) throws MPIException {
+        if (requests == null) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST, call + ": null request array"));
+        }
         for (int i = 0; i < requests.length; i++) {
-            if (requests[i].hasOutcome()) {
-                out.add(requests[i].complete().withIndex(i));
+            if (requests[i] == null) {
+                throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST,
+                        call + ": element " + i + " of the request array is null; use MPI.REQUEST_NULL"));
             }
         }
-        return out.toArray(new Status[0]);
+    }
+
+    private static List<Request> pending(Request[] requests) {
+        List<Request> out = new ArrayList<>();
+        for (Request r : requests) {
+            if (r.pending()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    private static boolean anyActive(Request[] requests) {
+        for (Request r : requests) {
+            if (r.active) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Indices of the active requests whose outcome is known. */
+    private static List<Integer> readyIndices(Request[] requests) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i].active && requests[i].outcome != null) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    private static List<Integer> allIndices(Request[] requests) {
+        List<Integer> out = new ArrayList<>(requests.length);
+        for (int i = 0; i < requests.length; i++) {
+            out.add(i);
+        }
+        return out;
     }
 
     private static int[] indices(Status[] statuses) {

@@ -1,6 +1,10 @@
 package mpi;
 
-/** What a completed receive (or probe) found: the actual source, tag and size of the message. */
+/**
+ * What a completed receive, probe or request found: the actual source, tag and size of the
+ * message (never {@code ANY_SOURCE} or {@code ANY_TAG} for a real message). Immutable; programs
+ * do not create statuses.
+ */
 public final class Status {
 
     private final int source;
@@ -10,7 +14,7 @@ public final class Status {
     private final boolean cancelled;
     private final int index;
 
-    Status(int source, int tag, int error, long byteCount, boolean cancelled, int index) {
+    private Status(int source, int tag, int error, long byteCount, boolean cancelled, int index) {
         this.source = source;
         this.tag = tag;
         this.error = error;
@@ -19,17 +23,32 @@ public final class Status {
         this.index = index;
     }
 
-    static Status of(int source, int tag, long byteCount) {
+    /** A received (or probed) message of {@code byteCount} bytes. */
+    static Status received(int source, int tag, long byteCount) {
         return new Status(source, tag, MPI.SUCCESS, byteCount, false, 0);
     }
 
-    /** The status of a null, send or PROC_NULL request: no message. */
-    static Status empty(int source) {
-        return new Status(source, MPI.ANY_TAG, MPI.SUCCESS, 0, false, 0);
+    /** MPI's empty status (null requests, sends): ANY_SOURCE, ANY_TAG, count 0. */
+    static Status empty() {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, false, 0);
+    }
+
+    /** The status of an operation with {@code PROC_NULL}: source PROC_NULL, tag ANY_TAG, count 0. */
+    static Status procNull() {
+        return new Status(MPI.PROC_NULL, MPI.ANY_TAG, MPI.SUCCESS, 0, false, 0);
+    }
+
+    /** The status of a receive withdrawn by {@code Request.cancel}. */
+    static Status cancelledReceive() {
+        return new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, true, 0);
     }
 
     Status withIndex(int i) {
         return new Status(source, tag, error, byteCount, cancelled, i);
+    }
+
+    Status withError(int errorClass) {
+        return new Status(source, tag, errorClass, byteCount, cancelled, index);
     }
 
     /** Rank of the sender in the communicator. */
@@ -42,31 +61,45 @@ public final class Status {
         return tag;
     }
 
-    /** MPI error class of the operation ({@code MPI.SUCCESS} if none). */
+    /** MPI error class of the operation: {@code MPI.SUCCESS}, or e.g. {@code MPI.ERR_TRUNCATE}. */
     public int getError() {
         return error;
     }
 
-    /** Position in the request array, for waitAny/testAny/waitSome/testSome; 0 otherwise. */
+    /**
+     * Position in the request array: set by waitAny, testAny, waitSome and testSome (and their
+     * Status forms); 0 otherwise. {@code MPI.UNDEFINED} when waitAny found only null requests.
+     */
     public int getIndex() {
         return index;
     }
 
-    /** Items of {@code datatype} received, or {@code MPI.UNDEFINED} if not a whole number. */
+    /**
+     * Items of {@code datatype} in the message, or {@code MPI.UNDEFINED} when its size is not a
+     * whole number of items (or does not fit an int).
+     */
     public int getCount(Datatype datatype) throws MPIException {
         if (datatype == null) {
             throw MPIException.of(MPI.ERR_TYPE, "MPI_Get_count: null datatype");
         }
         long size = datatype.byteSize();
-        return byteCount % size == 0 ? (int) (byteCount / size) : MPI.UNDEFINED;
+        long items = byteCount / size;
+        return byteCount % size == 0 && items <= Integer.MAX_VALUE ? (int) items : MPI.UNDEFINED;
     }
 
-    /** Basic elements received (the same as {@link #getCount} for basic types). */
+    /** Basic elements in the message: the same as {@link #getCount} for basic types. */
     public int getElements(Datatype datatype) throws MPIException {
         return getCount(datatype);
     }
 
+    /** Whether the request was cancelled instead of receiving a message. */
     public boolean isCancelled() throws MPIException {
         return cancelled;
+    }
+
+    @Override
+    public String toString() {
+        return "Status[source=" + source + ", tag=" + tag + ", bytes=" + byteCount + ", error=" + error
+                + (cancelled ? ", cancelled" : "") + ", index=" + index + "]";
     }
 }

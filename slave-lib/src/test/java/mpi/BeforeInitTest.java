@@ -1,0 +1,88 @@
+package mpi;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.nio.IntBuffer;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Calls before Init: refused with Open MPI's message, whatever the error handler. */
+class BeforeInitTest {
+
+    @BeforeEach
+    void notInitialized() {
+        Session.reset();
+    }
+
+    private static void assertRefused(Executable call) {
+        MPIException e = assertThrows(MPIException.class, call);
+        assertEquals("MPI is not initialized.", e.getMessage());
+        assertEquals(0, e.getErrorClass(), "a Java-side check, not an MPI error");
+    }
+
+    @Test
+    void shouldRefuseEveryMpiCallBeforeInit() {
+        Request[] none = {MPI.REQUEST_NULL};
+        assertRefused(() -> MPI.COMM_WORLD.getRank());
+        assertRefused(() -> MPI.COMM_WORLD.getSize());
+        assertRefused(() -> MPI.COMM_SELF.getRank());
+        assertRefused(() -> MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, 0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.sendRecv(new int[1], 1, MPI.INT, 0, 0, new int[1], 1, MPI.INT, 0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.iSend(IntBuffer.allocate(1), 1, MPI.INT, 0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.iRecv(IntBuffer.allocate(1), 1, MPI.INT, 0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.probe(0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.iProbe(0, 0));
+        assertRefused(() -> MPI.COMM_WORLD.barrier());
+        assertRefused(() -> MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN));
+        assertRefused(() -> MPI.COMM_WORLD.getName());
+        assertRefused(() -> MPI.COMM_WORLD.abort(1));
+        assertRefused(() -> Comm.compare(MPI.COMM_WORLD, MPI.COMM_SELF));
+        assertRefused(() -> MPI.REQUEST_NULL.waitFor());
+        assertRefused(() -> MPI.REQUEST_NULL.test());
+        assertRefused(() -> Request.waitAll(none));
+        assertRefused(() -> Request.testAny(none));
+        assertRefused(MPI::wtime);
+        assertRefused(MPI::wtick);
+        assertRefused(MPI::queryThread);
+        assertRefused(MPI::getProcessorName);
+        assertRefused(MPI::Finalize);
+        assertRefused(() -> MPI.attachBuffer(new byte[1]));
+    }
+
+    @Test
+    void shouldAnswerStateQueriesBeforeInit() throws Exception {
+        assertFalse(MPI.isInitialized());
+        assertFalse(MPI.isFinalized());
+    }
+
+    @Test
+    void shouldRefuseInitOutsideBdmpiexec() throws Exception {
+        MPIException e = assertThrows(MPIException.class, () -> MPI.init(Map.of(), MPI.THREAD_SINGLE));
+        assertEquals("not started by bdmpiexec: run the program with bdmpiexec", e.getMessage());
+        assertFalse(MPI.isInitialized(), "a failed Init leaves MPI uninitialized");
+    }
+
+    @Test
+    void shouldReportAnIncompleteEnvironment() {
+        MPIException e = assertThrows(MPIException.class, () -> MPI.init(Map.of("BDMPI_SOCKET", "/nowhere"), MPI.THREAD_SINGLE));
+        assertTrue(e.getMessage().contains("BDMPI_RANK"), e.getMessage());
+    }
+
+    @Test
+    void shouldReportAnUnreachableMaster() {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("BDMPI_SOCKET", "/nonexistent/master.sock", "BDMPI_RANK", "0",
+                "BDMPI_SIZE", "1", "BDMPI_NODE", "0", "BDMPI_NODES", "1", "BDMPI_INLINE_MAX", "100",
+                "BDMPI_SPILL_DIR", "/tmp", "BDMPI_MASTER_PID", "1"));
+        MPIException e = assertThrows(MPIException.class, () -> MPI.init(env, MPI.THREAD_SINGLE));
+        assertEquals(MPI.ERR_OTHER, e.getErrorClass());
+        assertTrue(e.getMessage().startsWith("MPI_Init: cannot reach the bdmpi master at /nonexistent/master.sock"),
+                e.getMessage());
+    }
+}

@@ -1,0 +1,100 @@
+package mpi;
+
+import io.bdmpi.protocol.SlaveRequest;
+import io.bdmpi.slave.SlaveRuntime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Base of tests that run MPI calls against a {@link FakeMaster}: each test is one MPI life, from
+ * Init (through the real Init path, with the stand-in's variables) to a reset.
+ *
+ * <p>Communicators start each test under {@code ERRORS_RETURN}: a fatal error would end the test
+ * JVM, as it ends a real slave.
+ */
+abstract class WithMaster {
+
+    /** Messages above this many bytes are spilled to a file, as a real slave would. */
+    static final int INLINE_MAX = 256;
+
+    @TempDir
+    Path dir;
+    FakeMaster master;
+
+    @BeforeEach
+    void startMpi() throws Exception {
+        Session.reset();
+        master = new FakeMaster(dir, INLINE_MAX);
+        MPI.init(master.variables(), MPI.THREAD_SINGLE);
+        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+        MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
+        master.clearRequests();
+    }
+
+    /**
+     * Runs {@code injection} on another thread once the slave is parked at the stand-in master
+     * (or after 5 s), to show that a blocking call waits for it.
+     */
+    Thread whenParked(Runnable injection) {
+        Thread t = new Thread(() -> {
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!master.hasParked() && System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait();
+            }
+            injection.run();
+        }, "inject-when-parked");
+        t.start();
+        return t;
+    }
+
+    /**
+     * Every request the slave has sent so far. Sends and posted receives are one-way, so this
+     * first makes a round trip: the master handles a socket's requests in order, so all earlier
+     * ones are recorded by the time its answer comes.
+     */
+    List<SlaveRequest> requests() throws java.io.IOException {
+        Session.connection().probe(FakeMaster.SYNC_COMM, MPI.ANY_SOURCE, MPI.ANY_TAG, false);
+        return master.requests();
+    }
+
+    /** The requests of one type so far, as {@link #requests()}. */
+    <T extends SlaveRequest> List<T> requests(Class<T> type) throws java.io.IOException {
+        requests();
+        return master.requests(type);
+    }
+
+    /** Ints in native order, as a message carries them. */
+    static byte[] bytesOf(int... values) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * values.length).order(java.nio.ByteOrder.nativeOrder());
+        b.asIntBuffer().put(values);
+        return b.array();
+    }
+
+    static int[] intsOf(java.nio.ByteBuffer bytes) {
+        java.nio.IntBuffer view = bytes.duplicate().order(java.nio.ByteOrder.nativeOrder()).asIntBuffer();
+        int[] out = new int[view.remaining()];
+        view.get(out);
+        return out;
+    }
+
+    @AfterEach
+    void endMpi() throws Exception {
+        if (!MPI.isFinalized()) {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            MPI.COMM_SELF.setErrhandler(MPI.ERRORS_ARE_FATAL);
+        }
+        SlaveRuntime rt = Session.connection();
+        if (rt != null) {
+            rt.close();
+        }
+        Session.reset();
+        master.close();
+        assertEquals("[]", master.problems().toString(), "requests a correct slave never sends");
+    }
+}

@@ -1,0 +1,74 @@
+package io.bdmpi.tests;
+
+import io.bdmpi.examples.Ring;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.Stats;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+
+/**
+ * The Ring example: the token goes around ten times, then a large array once, checked by every
+ * rank. Large arrays over {@code -im} must travel through spill files, small ones inline.
+ */
+class RingTest {
+
+    static final int FOUR_MIB = 4 * 1024 * 1024;
+    /** Every rank forwards the token 11 times (values 10 down to 0). */
+    static final int TOKEN_SENDS = 11;
+
+    @ParameterizedTest(name = "-ns {0} -nr {1}, 4 MiB array over -im 4096 (spilled)")
+    @CsvSource({"1,1", "2,1", "2,2", "4,1", "4,2", "4,4", "16,1", "16,2", "16,16"})
+    void largeArrayGoesThroughSpillFiles(int ranks, int running) {
+        JobResult r = JobRunner.job(Ring.class).ranks(ranks).running(running).inlineMax(4096).args(FOUR_MIB).run();
+        Stats s = checkRing(r, ranks, running, FOUR_MIB);
+        Stats.Node n = s.node0();
+        Expect.that(r, n.bytesSpilled() == (long) ranks * FOUR_MIB && n.spillFiles() == ranks
+                        && n.bytesInline() == (long) ranks * TOKEN_SENDS * Integer.BYTES,
+                "each rank sends 11 4-byte tokens inline and one 4 MiB array spilled, but the node has " + n);
+        for (Stats.Slave sl : s.slaves()) {
+            Expect.that(r, sl.bytesSentSpilled() == FOUR_MIB && sl.bytesSentInline() == TOKEN_SENDS * Integer.BYTES,
+                    "rank " + sl.rank() + " sent 4 MiB spilled and 44 bytes inline, but stats say " + sl);
+        }
+    }
+
+    @ParameterizedTest(name = "-ns {0} -nr {1}, 16 KiB array under the default -im (inline)")
+    @CsvSource({"1,1", "2,1", "4,2", "16,16"})
+    void smallArrayStaysInline(int ranks, int running) {
+        int bytes = 16 * 1024;
+        JobResult r = JobRunner.job(Ring.class).ranks(ranks).running(running).args(bytes).run();
+        Stats s = checkRing(r, ranks, running, bytes);
+        Stats.Node n = s.node0();
+        Expect.that(r, n.bytesSpilled() == 0 && n.spillFiles() == 0,
+                "nothing should be spilled under the default -im, got " + n);
+        Expect.that(r, n.bytesInline() == (long) ranks * (TOKEN_SENDS * Integer.BYTES + bytes),
+                "bytesInline should be " + ranks + " x (44 + " + bytes + "), got " + n);
+    }
+
+    @Test
+    void sixtyFourRanks() {
+        int bytes = 1024 * 1024;
+        JobResult r = JobRunner.job(Ring.class).ranks(64).running(4).args(bytes).timeout(Duration.ofSeconds(120)).run();
+        Stats s = checkRing(r, 64, 4, bytes);
+        Expect.that(r, s.node0().bytesSpilled() == 64L * bytes && s.node0().spillFiles() == 64,
+                "64 hops of 1 MiB, over the default -im, must be spilled: " + s.node0());
+    }
+
+    /** Output and statistics every ring run must have. */
+    private static Stats checkRing(JobResult r, int ranks, int running, int bytes) {
+        Stats s = Expect.successfulRun(r, ranks, running);
+        r.assertStdoutHasLine("Process 0 decremented value: 0");
+        for (int rank = 0; rank < ranks; rank++) {
+            r.assertStdoutHasLine("Process " + rank + " exiting");
+        }
+        r.assertStdoutHasLine("Ring: " + bytes + " bytes passed around " + ranks + " ranks: OK");
+        long messages = (TOKEN_SENDS + 1L) * ranks;
+        Expect.that(r, s.node0().messages() == messages,
+                "the ring sends " + messages + " messages (11 tokens and one array per rank), stats say " + s.node0().messages());
+        return s;
+    }
+}

@@ -1,0 +1,392 @@
+package io.bdmpi.tests.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs one real job: {@code java -cp <test class path> io.bdmpi.launcher.Bdmpiexec -ns S -nr R
+ * [-im B] [options] -wd <fresh dir> --stats <file> -cp <test class path> MAINCLASS args...} as a
+ * child process, the way a user would, and checks afterwards that the job left nothing behind.
+ *
+ * <p>This is the one place for the end-to-end tests' timeouts, temporary directories and process
+ * reaping:
+ * <ul>
+ *   <li>Every job gets a fresh directory (under {@code java.io.tmpdir}, short enough for a
+ *       Unix-socket path) holding its {@code -wd}, its stats file and its captured output; it is
+ *       removed after the job.</li>
+ *   <li>A job that outlives its timeout is killed with all its descendants and the run fails.</li>
+ *   <li>After every job, {@link #run()} fails unless, within {@link #CLEANUP_GRACE}, the {@code -wd}
+ *       directory is empty and no live process refers to it (see {@link Reaper}); leftovers are
+ *       killed and removed so that later tests start clean.</li>
+ *   <li>Jobs still running when the test JVM exits are killed by a shutdown hook.</li>
+ * </ul>
+ *
+ * <p>The system property {@code bdmpi.tests.timeoutScale} (default 1) multiplies every timeout,
+ * for slow machines. Not thread-safe: build and run a job on one thread.
+ */
+public final class JobRunner {
+
+    /** The launcher's main class. */
+    public static final String LAUNCHER = "io.bdmpi.launcher.Bdmpiexec";
+    /** Default time a whole job may take, start-up of every slave JVM included. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** How long after bdmpiexec exits its slaves and work files may take to disappear. */
+    public static final Duration CLEANUP_GRACE = Duration.ofSeconds(3);
+    /** How long a killed job tree may take to die. */
+    private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    private static final long POLL_MS = 100;
+    private static final int MAX_TEMP_PARENT_LENGTH = 40;
+
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(p -> Reaper.killTree(p.toHandle())),
+                "bdmpi-tests-reaper"));
+    }
+
+    private final String mainClass;
+    private int ranks = 1;
+    private int running = 1;
+    private Integer inlineMaxBytes;
+    private final List<String> options = new ArrayList<>();
+    private final List<String> args = new ArrayList<>();
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private String signalTrigger;
+    private boolean signalKill;
+
+    /** A signal the harness can send to bdmpiexec itself (not to its children). */
+    public enum Signal {
+        /** SIGTERM, as from Ctrl-C or {@code kill}: bdmpiexec should stop the job and clean up. */
+        TERM,
+        /** SIGKILL: bdmpiexec gets no chance; its slaves and janitor must clean up after it. */
+        KILL
+    }
+
+    private JobRunner(String mainClass) {
+        this.mainClass = mainClass;
+    }
+
+    /** A job running {@code mainClass} (on the tests' own class path) with 1 rank, 1 running. */
+    public static JobRunner job(Class<?> mainClass) {
+        return new JobRunner(mainClass.getName());
+    }
+
+    /** A job running the named main class. */
+    public static JobRunner job(String mainClass) {
+        return new JobRunner(mainClass);
+    }
+
+    /** {@code -ns}: number of ranks (slaves). */
+    public JobRunner ranks(int n) {
+        ranks = n;
+        return this;
+    }
+
+    /** {@code -nr}: most slaves running at once. */
+    public JobRunner running(int n) {
+        running = n;
+        return this;
+    }
+
+    /** {@code -im}: largest message kept in master memory; larger ones go through spill files. */
+    public JobRunner inlineMax(int bytes) {
+        inlineMaxBytes = bytes;
+        return this;
+    }
+
+    /** Extra bdmpiexec options, placed before {@code -wd}. */
+    public JobRunner options(String... opts) {
+        options.addAll(Arrays.asList(opts));
+        return this;
+    }
+
+    /** The program's own arguments. */
+    public JobRunner args(Object... programArgs) {
+        for (Object a : programArgs) {
+            args.add(String.valueOf(a));
+        }
+        return this;
+    }
+
+    /** Time the whole job may take before it is killed and the run fails. */
+    public JobRunner timeout(Duration t) {
+        timeout = t;
+        return this;
+    }
+
+    /**
+     * Sends {@code signal} to the bdmpiexec process (only) as soon as its stdout contains a line
+     * containing {@code text}; the job then runs to its end as usual and is checked as usual.
+     */
+    public JobRunner signalWhenStdoutHas(String text, Signal signal) {
+        signalTrigger = text;
+        signalKill = signal == Signal.KILL;
+        return this;
+    }
+
+    /**
+     * Runs the job to its end and checks that it left nothing behind.
+     *
+     * @return the result, whatever bdmpiexec's exit code (tests check it)
+     * @throws AssertionError when the job timed out, or left files in {@code -wd} or live processes
+     */
+    public JobResult run() {
+        Path jobDir = createJobDir();
+        try {
+            return runIn(jobDir);
+        } finally {
+            deleteTree(jobDir);
+        }
+    }
+
+    private JobResult runIn(Path jobDir) {
+        Path workDir = jobDir.resolve("wd");
+        Path statsFile = jobDir.resolve("stats.json");
+        Path out = jobDir.resolve("stdout.txt");
+        Path err = jobDir.resolve("stderr.txt");
+        List<String> command = command(workDir, statsFile);
+        createDirectory(workDir);
+
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("BDMPI_"));
+        long startNs = System.nanoTime();
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+        RUNNING.add(process);
+        boolean timedOut;
+        try {
+            timedOut = !awaitExit(process, startNs + scaled(timeout).toNanos(), out);
+            if (timedOut) {
+                Reaper.killTree(process.toHandle());
+                process.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Reaper.killTree(process.toHandle());
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for the job", e);
+        } finally {
+            RUNNING.remove(process);
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - startNs);
+
+        Stats stats = null;
+        String statsProblem = null;
+        if (!Files.exists(statsFile)) {
+            statsProblem = "bdmpiexec wrote no " + statsFile.getFileName();
+        } else {
+            try {
+                stats = Stats.read(statsFile);
+            } catch (IOException e) {
+                statsProblem = "cannot parse " + statsFile.getFileName() + ": " + e.getMessage();
+            }
+        }
+        JobResult result = new JobResult(List.copyOf(command), timedOut ? -1 : process.exitValue(), readLines(out),
+                readLines(err), stats, statsProblem, elapsed);
+
+        String leftBehind = awaitNothingLeft(workDir);
+        if (timedOut) {
+            throw new AssertionError("job timed out after " + scaled(timeout).toSeconds() + " s and was killed"
+                    + (leftBehind == null ? "" : "; besides, " + leftBehind) + "\n" + result.describe());
+        }
+        if (leftBehind != null) {
+            throw new AssertionError("job left things behind: " + leftBehind + "\n" + result.describe());
+        }
+        return result;
+    }
+
+    /**
+     * Waits for the process to exit, signalling it once if asked to.
+     *
+     * @return false if the deadline passed first
+     */
+    private boolean awaitExit(Process process, long deadlineNs, Path out) throws InterruptedException {
+        boolean signalled = signalTrigger == null;
+        while (true) {
+            long left = deadlineNs - System.nanoTime();
+            if (left <= 0) {
+                return !process.isAlive();
+            }
+            if (process.waitFor(signalled ? left : Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MS)),
+                    TimeUnit.NANOSECONDS)) {
+                return true;
+            }
+            if (!signalled && readLines(out).stream().anyMatch(l -> l.contains(signalTrigger))) {
+                signalled = true;
+                if (signalKill) {
+                    process.destroyForcibly();
+                } else {
+                    process.destroy();
+                }
+            }
+        }
+    }
+
+    /** The bdmpiexec command line. */
+    private List<String> command(Path workDir, Path statsFile) {
+        String classPath = testClassPath();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add(LAUNCHER);
+        cmd.add("-ns");
+        cmd.add(Integer.toString(ranks));
+        cmd.add("-nr");
+        cmd.add(Integer.toString(running));
+        if (inlineMaxBytes != null) {
+            cmd.add("-im");
+            cmd.add(Integer.toString(inlineMaxBytes));
+        }
+        cmd.addAll(options);
+        cmd.add("-wd");
+        cmd.add(workDir.toString());
+        cmd.add("--stats");
+        cmd.add(statsFile.toString());
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /**
+     * Polls until {@code workDir} is empty and no process refers to it.
+     *
+     * @return null when clean; otherwise what was left (which is then killed and removed)
+     */
+    private static String awaitNothingLeft(Path workDir) {
+        long deadline = System.nanoTime() + scaled(CLEANUP_GRACE).toNanos();
+        while (true) {
+            List<Reaper.Leftover> processes = Reaper.find(workDir);
+            List<String> files = listTree(workDir);
+            if (processes.isEmpty() && files.isEmpty()) {
+                return null;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                Reaper.kill(processes);
+                StringBuilder sb = new StringBuilder();
+                if (!processes.isEmpty()) {
+                    sb.append(processes.size()).append(" live process(es) ").append(processes);
+                }
+                if (!files.isEmpty()) {
+                    sb.append(sb.length() > 0 ? " and " : "").append(files.size()).append(" path(s) in -wd ")
+                            .append(files.subList(0, Math.min(files.size(), 20)));
+                }
+                sb.append(" ").append(scaled(CLEANUP_GRACE).toMillis()).append(" ms after bdmpiexec exited");
+                return sb.toString();
+            }
+            sleep(POLL_MS);
+        }
+    }
+
+    /**
+     * The class path of this test JVM: test classes, examples, slave-lib, launcher and their
+     * dependencies. Surefire may run tests through a manifest-only booter jar, in which case the
+     * real class path is in {@code surefire.test.class.path}.
+     */
+    static String testClassPath() {
+        String cp = System.getProperty("java.class.path");
+        String surefire = System.getProperty("surefire.test.class.path");
+        boolean booterOnly = cp != null && !cp.contains(File.pathSeparator) && cp.contains("surefirebooter");
+        if ((cp == null || cp.isBlank() || booterOnly) && surefire != null && !surefire.isBlank()) {
+            return surefire;
+        }
+        return cp;
+    }
+
+    static Duration scaled(Duration d) {
+        double scale = Double.parseDouble(System.getProperty("bdmpi.tests.timeoutScale", "1"));
+        return Duration.ofMillis((long) (d.toMillis() * scale));
+    }
+
+    private static Path createJobDir() {
+        Path parent = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+        if (parent.toString().length() > MAX_TEMP_PARENT_LENGTH) {
+            parent = Path.of("/tmp"); // the master's socket lives under -wd; keep the path short
+        }
+        try {
+            return Files.createTempDirectory(parent, "bdt-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void createDirectory(Path dir) {
+        try {
+            Files.createDirectory(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> readLines(Path file) {
+        try {
+            if (!Files.exists(file)) {
+                return List.of();
+            }
+            // Malformed bytes (a slave killed mid-character) must not hide the rest of the output.
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every path below {@code dir} (not {@code dir} itself); empty if it is gone. */
+    private static List<String> listTree(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> !p.equals(dir)).map(Path::toString).toList();
+        } catch (IOException | UncheckedIOException e) {
+            // Files vanishing while we walk: the job is still cleaning up; report it as not empty.
+            return List.of("(changing: " + e.getMessage() + ")");
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // Best effort: a temp directory, reported by the checks if it mattered.
+                }
+            });
+        } catch (IOException | UncheckedIOException ignored) {
+            // Best effort, as above.
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.bdmpi.tests.support;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The end-of-run statistics a master writes with {@code --stats}, as documented:
+ * <pre>
+ * {"wallTimeSeconds": d,
+ *  "nodes":  [{"node","slaves","running","maxRunning","messages","bytesInline","bytesSpilled","spillFiles"}],
+ *  "slaves": [{"rank","node","pid","exitCode","runSeconds","blockedSeconds","runnableSeconds","resumes",
+ *              "messagesSent","bytesSentInline","bytesSentSpilled","peakRssBytes"}]}
+ * </pre>
+ * Every documented field is required (a missing one fails the parse, so a schema drift is caught);
+ * extra fields are allowed.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves) {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    /** One node's totals; {@code maxRunning} is the most slaves ever RUNNING at once on it. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
+                       long bytesSpilled, long spillFiles) {
+    }
+
+    /** One slave (rank). Times are seconds spent in each state. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Slave(int rank, int node, long pid, int exitCode, double runSeconds, double blockedSeconds,
+                        double runnableSeconds, long resumes, long messagesSent, long bytesSentInline,
+                        long bytesSentSpilled, long peakRssBytes) {
+    }
+
+    /** Parses a stats file. */
+    public static Stats read(Path file) throws IOException {
+        return MAPPER.readValue(file.toFile(), Stats.class);
+    }
+
+    /** The only node of a single-node job. */
+    public Node node0() {
+        if (nodes.size() != 1) {
+            throw new AssertionError("expected stats of exactly one node, got " + nodes.size() + ": " + nodes);
+        }
+        return nodes.get(0);
+    }
+
+    /** The slave of the given world rank. */
+    public Slave rank(int rank) {
+        return slaves.stream().filter(s -> s.rank() == rank).findFirst()
+                .orElseThrow(() -> new AssertionError("no stats for rank " + rank + " in " + slaves));
+    }
+}
