@@ -1,7 +1,10 @@
 package mpi;
 
+import io.bdmpi.protocol.CollectiveKind;
+import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
+import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -305,7 +308,8 @@ public class Comm implements Freeable {
         String call = "MPI_Barrier";
         SlaveRuntime rt = Session.enter(call);
         try {
-            rt.barrier(commId);
+            rt.collective(commId, CollectiveKind.BARRIER, 0, ReduceOp.NONE, ElementType.NONE, 0, new long[0],
+                    ByteBuffer.allocate(0));
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
@@ -347,11 +351,11 @@ public class Comm implements Freeable {
             return e;
         }
         SlaveRuntime rt = Session.connection();
-        String line = Errors.fatalLine(rt == null ? -1 : rt.environment().worldRank(), e);
-        System.err.println(line);
+        System.err.println(Errors.fatalLine(rt == null ? -1 : rt.environment().worldRank(), e));
         System.err.flush();
         if (rt != null) {
-            rt.abort(e.getErrorClass(), line);
+            // The master's report names the rank itself.
+            rt.abort(e.getErrorClass(), Errors.describe(e));
         }
         return e;
     }

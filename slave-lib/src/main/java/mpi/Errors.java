@@ -34,7 +34,12 @@ final class Errors {
      * {@code bdmpi: rank 3: MPI_Recv: message of 400 bytes ... (MPI_ERR_TRUNCATE)}.
      */
     static String fatalLine(int worldRank, MPIException e) {
-        return "bdmpi: rank " + worldRank + ": " + e.getMessage() + " (" + className(e.getErrorClass()) + ")";
+        return "bdmpi: rank " + worldRank + ": " + describe(e);
+    }
+
+    /** The error and its class, e.g. {@code MPI_Recv: message of 400 bytes ... (MPI_ERR_TRUNCATE)}. */
+    static String describe(MPIException e) {
+        return e.getMessage() + " (" + className(e.getErrorClass()) + ")";
     }
 
     /** The C name of an error class ({@code MPI_ERR_TRUNCATE}), or a description of an unknown one. */

@@ -1,5 +1,6 @@
 package mpi;
 
+import io.bdmpi.slave.Completed;
 import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -363,14 +364,15 @@ public class Request implements Freeable {
         for (long requestId : byId.keySet()) {
             ids[n++] = requestId;
         }
-        List<Received> got;
+        List<Completed> got;
         try {
             got = rt.collect(ids, Math.min(minReady, ids.length), block);
         } catch (IOException e) {
             throw pending.get(0).comm.handle(Errors.transport(call, e));
         }
-        for (Received m : got) {
-            Request r = byId.get(m.requestId());
+        for (Completed c : got) {
+            Request r = byId.get(c.requestId());
+            Received m = (Received) c;
             if (r == null || !r.pending()) {
                 m.discard(); // Not asked for: never from a correct master, but the spill file must go.
             } else {

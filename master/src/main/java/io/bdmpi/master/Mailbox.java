@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * One receiver's side of MPI matching: messages that arrived before a receive asked for them
  * (kept in arrival order), receives posted before their message arrived (kept in post order), and
- * messages already matched to a receive but not yet collected by the slave.
+ * completed requests (matched messages, collective results) not yet collected by the slave.
  *
  * <p>MPI's non-overtaking rule holds because a sender's messages arrive in the order it sent them
  * (one socket, one scheduler thread) and both queues are scanned oldest first.
@@ -26,7 +26,7 @@ final class Mailbox {
 
     private final ArrayDeque<StoredMessage> unexpected = new ArrayDeque<>();
     private final List<PostedRecv> posted = new ArrayList<>();
-    private final Map<Long, MasterReply.Delivery> matched = new LinkedHashMap<>();
+    private final Map<Long, MasterReply.Completion> matched = new LinkedHashMap<>();
 
     /**
      * A message for this receiver arrived: it goes to the oldest matching posted receive, or waits.
@@ -66,6 +66,16 @@ final class Mailbox {
         posted.add(new PostedRecv(requestId, commId, source, tag));
     }
 
+    /** A collective of this slave completed: its result waits to be collected like a message. */
+    void complete(MasterReply.CollectiveDone done) {
+        matched.put(done.requestId(), done);
+    }
+
+    /** Whether a request has completed and waits to be collected. */
+    boolean isReady(long requestId) {
+        return matched.containsKey(requestId);
+    }
+
     /** Withdraws a posted receive that nothing matched yet; false if it matched already (or is unknown). */
     boolean cancel(long requestId) {
         return posted.removeIf(p -> p.requestId() == requestId);
@@ -81,7 +91,7 @@ final class Mailbox {
         return null;
     }
 
-    /** How many of these receives have a message. */
+    /** How many of these requests have completed. */
     int readyCount(long[] requestIds) {
         int n = 0;
         for (long id : requestIds) {
@@ -92,7 +102,7 @@ final class Mailbox {
         return n;
     }
 
-    /** Ids among these that are neither posted nor matched: a slave waiting on them would wait forever. */
+    /** Ids among these that are neither posted receives nor completed requests. */
     List<Long> unknown(long[] requestIds) {
         List<Long> unknown = new ArrayList<>();
         for (long id : requestIds) {
@@ -103,11 +113,11 @@ final class Mailbox {
         return unknown;
     }
 
-    /** Removes and returns the matched messages of these receives, in the order of the ids. */
-    List<MasterReply.Delivery> take(long[] requestIds) {
-        List<MasterReply.Delivery> out = new ArrayList<>();
+    /** Removes and returns the completions of these requests, in the order of the ids. */
+    List<MasterReply.Completion> take(long[] requestIds) {
+        List<MasterReply.Completion> out = new ArrayList<>();
         for (long id : requestIds) {
-            MasterReply.Delivery d = matched.remove(id);
+            MasterReply.Completion d = matched.remove(id);
             if (d != null) {
                 out.add(d);
             }

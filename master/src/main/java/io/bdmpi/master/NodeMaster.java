@@ -9,13 +9,18 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Runs one node's part of a job: spawns the slaves, schedules them, buffers their messages, and
@@ -75,6 +80,7 @@ public final class NodeMaster {
         WorkDirectory workDir = null;
         SlaveIo io = null;
         ResidencySampler sampler = null;
+        ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
         boolean started = false;
         JobStats stats = null;
         try {
@@ -88,7 +94,10 @@ public final class NodeMaster {
                 sampler = new ResidencySampler(pids).start();
                 policy = new MostResidentPolicy(sampler);
             }
-            Scheduler scheduler = new Scheduler(sessions, context.running(), policy, System::nanoTime, outcome::complete);
+            Path spillDir = workDir.spill();
+            Consumer<String> deleteSpillFile = name -> fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
+            Scheduler scheduler = new Scheduler(sessions, context.running(), policy, System::nanoTime, deleteSpillFile,
+                    outcome::complete);
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
                 slot.event = null;
@@ -120,6 +129,7 @@ public final class NodeMaster {
             }
             closeQuietly(io);
             closeQuietly(sampler);
+            fileDeleter.shutdownNow();
             writeStats(stats);
             closeQuietly(workDir);
             cleanedUp.countDown();
@@ -191,6 +201,14 @@ public final class NodeMaster {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // The work directory goes at the end of the job in any case.
         }
     }
 

@@ -5,14 +5,16 @@ import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.SlaveRequest;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * The master's core: owns every slave's state, matches messages to receives, runs barriers, and
- * lets at most {@code nrunning} slaves run. Single writer: every method runs on the scheduler
+ * The master's core: owns every slave's state, matches messages to receives, runs collectives
+ * (through {@link Collectives}) and the node's critical section, and lets at most {@code nrunning}
+ * slaves run. Single writer: every method runs on the scheduler
  * thread, fed one {@link MasterEvent} at a time; nothing here is locked.
  *
  * <p>A slave that must wait is parked by not answering it. When its wait is over it becomes
@@ -29,7 +31,12 @@ final class Scheduler {
     private final long startNs;
 
     private final List<SlaveSession> runnable = new ArrayList<>();
-    private final List<SlaveSession> worldBarrier = new ArrayList<>();
+    private final Communicators comms;
+    private final SharedSpillFiles sharedSpillFiles;
+    private final Collectives collectives;
+    /** The slave inside the node's critical section, and those waiting to enter, in order. */
+    private SlaveSession criticalHolder;
+    private final ArrayDeque<SlaveSession> criticalWaiters = new ArrayDeque<>();
     private int running;
     private int maxRunning;
     private int exited;
@@ -37,16 +44,34 @@ final class Scheduler {
     private JobOutcome outcome;
 
     /**
-     * @param slaves index = world rank; all STARTING
-     * @param onEnd  called once, on this thread, when the job has succeeded or failed
+     * @param slaves          index = world rank; all STARTING
+     * @param deleteSpillFile deletes a spill file (by name) the master owned, off this thread
+     * @param onEnd           called once, on this thread, when the job has succeeded or failed
      */
-    Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs, Consumer<JobOutcome> onEnd) {
+    Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
+              Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
         this.slaves = slaves;
         this.nrunning = nrunning;
         this.policy = policy;
         this.clockNs = clockNs;
         this.onEnd = onEnd;
         this.startNs = clockNs.getAsLong();
+        this.comms = new Communicators(slaves.length);
+        this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
+        this.collectives = new Collectives(comms, sharedSpillFiles, new Collectives.Listener() {
+            @Override
+            public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
+                member.mailbox.complete(done);
+                if (member.state.isBlocked() && canProceed(member)) {
+                    makeRunnable(member);
+                }
+            }
+
+            @Override
+            public void failed(String reason) {
+                fail(1, reason);
+            }
+        });
     }
 
     // ---------------------------------------------------------------- events
@@ -104,6 +129,8 @@ final class Scheduler {
             fail(1, "protocol error: rank " + s.worldRank + " sent " + request + " while " + s.state);
             return;
         }
+        // A slave reads the file ranges of a collective's result before it asks for anything else.
+        releaseSlices(s);
         s.lastRequest = request;
         if (request instanceof SlaveRequest.Send send) {
             onSend(s, send);
@@ -115,8 +142,16 @@ final class Scheduler {
             s.connection.send(new MasterReply.CancelResult(s.mailbox.cancel(cancel.requestId())));
         } else if (request instanceof SlaveRequest.Probe probe) {
             onProbe(s, probe);
-        } else if (request instanceof SlaveRequest.Barrier barrier) {
-            onBarrier(s, barrier);
+        } else if (request instanceof SlaveRequest.StartCollective start) {
+            collectives.start(s, start);
+        } else if (request instanceof SlaveRequest.StartSplit split) {
+            collectives.split(s, split);
+        } else if (request instanceof SlaveRequest.QueryComm query) {
+            onQueryComm(s, query);
+        } else if (request instanceof SlaveRequest.CriticalEnter) {
+            onCriticalEnter(s, request);
+        } else if (request instanceof SlaveRequest.CriticalExit) {
+            onCriticalExit(s);
         } else if (request instanceof SlaveRequest.Finalize fin) {
             s.peakRssBytes = fin.peakRssBytes();
             transition(s, SlaveState.FINALIZED);
@@ -143,13 +178,17 @@ final class Scheduler {
     }
 
     private void onSend(SlaveSession s, SlaveRequest.Send send) {
-        int destRank = worldRankOf(s, send.commId(), send.dest());
-        if (destRank < 0) {
-            fail(1, "rank " + s.worldRank + " sent to rank " + send.dest() + " of communicator " + send.commId()
-                    + ", which does not exist");
+        Communicator comm = communicator(s, send.commId());
+        if (comm == null) {
             return;
         }
-        int sourceInComm = send.commId() == Protocol.COMM_SELF_ID ? 0 : s.worldRank;
+        int destRank = comm.worldRank(send.dest());
+        if (destRank < 0) {
+            fail(1, "rank " + s.worldRank + " sent to rank " + send.dest() + " of " + comm.name + ", which has "
+                    + comm.size() + " ranks");
+            return;
+        }
+        int sourceInComm = comm.rankOf(s.worldRank);
         Payload payload = send.payload();
         s.messagesSent++;
         if (payload instanceof Payload.Spilled) {
@@ -166,46 +205,71 @@ final class Scheduler {
     }
 
     private void onPostRecv(SlaveSession s, SlaveRequest.PostRecv post) {
-        if (checkComm(s, post.commId())) {
+        if (communicator(s, post.commId()) != null) {
             s.mailbox.post(post.requestId(), post.commId(), post.source(), post.tag());
         }
     }
 
     private void onCollect(SlaveSession s, SlaveRequest.Collect collect) {
         List<Long> unknown = s.mailbox.unknown(collect.requestIds());
+        unknown.removeIf(s.collectives::containsKey);
         if (!unknown.isEmpty()) {
-            fail(1, "protocol error: rank " + s.worldRank + " waits for receive requests " + unknown + " it never posted");
+            fail(1, "protocol error: rank " + s.worldRank + " waits for requests " + unknown + " it never started");
             return;
         }
-        parkOrAnswer(s, collect, collect.block(), SlaveState.RBLOCKED);
+        parkOrAnswer(s, collect, collect.block(), onlyCollectives(s, collect) ? SlaveState.CBLOCKED : SlaveState.RBLOCKED);
+    }
+
+    /** Whether every request a collect waits for is a collective (the slave then parks as CBLOCKED). */
+    private static boolean onlyCollectives(SlaveSession s, SlaveRequest.Collect collect) {
+        for (long id : collect.requestIds()) {
+            if (!s.collectives.containsKey(id) && !s.mailbox.isReady(id)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void onProbe(SlaveSession s, SlaveRequest.Probe probe) {
-        if (checkComm(s, probe.commId())) {
+        if (communicator(s, probe.commId()) != null) {
             parkOrAnswer(s, probe, probe.block(), SlaveState.RBLOCKED);
         }
     }
 
-    private void onBarrier(SlaveSession s, SlaveRequest.Barrier barrier) {
-        if (barrier.commId() == Protocol.COMM_SELF_ID) {
-            s.connection.send(new MasterReply.Go());
+    private void onQueryComm(SlaveSession s, SlaveRequest.QueryComm query) {
+        Communicator comm = communicator(s, query.commId());
+        if (comm != null) {
+            s.connection.send(comm.info(comm.rankOf(s.worldRank)));
+        }
+    }
+
+    private void onCriticalEnter(SlaveSession s, SlaveRequest request) {
+        if (criticalHolder == s || criticalWaiters.contains(s)) {
+            fail(1, "rank " + s.worldRank + " entered the critical section twice");
             return;
         }
-        if (!checkComm(s, barrier.commId())) {
+        if (criticalHolder == null) {
+            criticalHolder = s;
+        } else {
+            criticalWaiters.addLast(s);
+        }
+        parkOrAnswer(s, request, true, SlaveState.RBLOCKED);
+    }
+
+    private void onCriticalExit(SlaveSession s) {
+        if (criticalHolder != s) {
+            fail(1, "rank " + s.worldRank + " left the critical section without being in it");
             return;
         }
-        if (worldBarrier.size() + 1 < slaves.length) {
-            worldBarrier.add(s);
-            s.parkedOn = barrier;
-            transition(s, SlaveState.CBLOCKED);
-            return;
+        passCriticalSection();
+    }
+
+    /** The holder left (or died): the next waiter enters. */
+    private void passCriticalSection() {
+        criticalHolder = criticalWaiters.pollFirst();
+        if (criticalHolder != null && criticalHolder.state == SlaveState.RBLOCKED) {
+            makeRunnable(criticalHolder);
         }
-        // The last to arrive goes on running; everyone else becomes runnable.
-        for (SlaveSession waiting : worldBarrier) {
-            makeRunnable(waiting);
-        }
-        worldBarrier.clear();
-        s.connection.send(new MasterReply.Go());
     }
 
     /** Answers now if the request can be answered (or must not wait), else parks the slave. */
@@ -228,6 +292,9 @@ final class Scheduler {
         if (r instanceof SlaveRequest.Probe p) {
             return s.mailbox.peek(p.commId(), p.source(), p.tag()) != null;
         }
+        if (r instanceof SlaveRequest.CriticalEnter) {
+            return criticalHolder == s;
+        }
         return true;
     }
 
@@ -235,7 +302,9 @@ final class Scheduler {
     private MasterReply answer(SlaveSession s) {
         SlaveRequest r = s.parkedOn;
         if (r instanceof SlaveRequest.Collect c) {
-            return new MasterReply.Deliveries(s.mailbox.take(c.requestIds()));
+            List<MasterReply.Completion> taken = s.mailbox.take(c.requestIds());
+            holdSlices(s, taken);
+            return new MasterReply.Deliveries(taken);
         }
         if (r instanceof SlaveRequest.Probe p) {
             StoredMessage m = s.mailbox.peek(p.commId(), p.source(), p.tag());
@@ -244,24 +313,36 @@ final class Scheduler {
         return new MasterReply.Go();
     }
 
-    // ---------------------------------------------------------------- communicators
+    // ---------------------------------------------------------------- communicators and shared files
 
-    private int worldRankOf(SlaveSession s, int commId, int rank) {
-        if (commId == Protocol.COMM_WORLD_ID) {
-            return rank >= 0 && rank < slaves.length ? rank : -1;
+    /** The communicator as {@code s} sees it; null (and the job failed) if it is not a member. */
+    private Communicator communicator(SlaveSession s, int commId) {
+        Communicator comm = comms.lookup(commId, s.worldRank);
+        if (comm == null) {
+            fail(1, "rank " + s.worldRank + " used communicator " + comms.name(commId)
+                    + ", which does not exist or does not include it (freed?)");
         }
-        if (commId == Protocol.COMM_SELF_ID) {
-            return rank == 0 ? s.worldRank : -1;
-        }
-        return -1;
+        return comm;
     }
 
-    private boolean checkComm(SlaveSession s, int commId) {
-        if (commId == Protocol.COMM_WORLD_ID || commId == Protocol.COMM_SELF_ID) {
-            return true;
+    /** The slave was handed file ranges of collective results: it reads them before its next request. */
+    private static void holdSlices(SlaveSession s, List<MasterReply.Completion> taken) {
+        for (MasterReply.Completion c : taken) {
+            if (c instanceof MasterReply.CollectiveDone done) {
+                for (Payload p : done.pieces()) {
+                    if (p instanceof Payload.Slice slice) {
+                        s.heldSlices.add(slice.fileName());
+                    }
+                }
+            }
         }
-        fail(1, "rank " + s.worldRank + " used unknown communicator " + commId);
-        return false;
+    }
+
+    private void releaseSlices(SlaveSession s) {
+        for (String file : s.heldSlices) {
+            sharedSpillFiles.release(file);
+        }
+        s.heldSlices.clear();
     }
 
     // ---------------------------------------------------------------- states
@@ -308,7 +389,11 @@ final class Scheduler {
         }
         SlaveState before = s.state;
         s.exitCode = exitCode;
-        worldBarrier.remove(s);
+        releaseSlices(s);
+        criticalWaiters.remove(s);
+        if (criticalHolder == s) {
+            passCriticalSection();
+        }
         transition(s, SlaveState.EXITED);
         exited++;
         if (before != SlaveState.FINALIZED) {
@@ -339,15 +424,26 @@ final class Scheduler {
                 return;
             }
             if (s.state.isBlocked()) {
-                String call = s.parkedOn instanceof SlaveRequest.Collect c
-                        ? "waiting for " + String.join(" and ", s.mailbox.describePosted(c.requestIds()))
-                        : describe(s.parkedOn);
+                String call = s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
                 pending.add("rank " + s.worldRank + ": " + call);
             }
         }
         if (!pending.isEmpty()) {
             fail(1, "deadlock: every live rank is blocked and no message is in flight; " + String.join("; ", pending));
         }
+    }
+
+    /** The receives and collectives a parked slave waits for. */
+    private String describeWait(SlaveSession s, SlaveRequest.Collect c) {
+        List<String> waits = s.mailbox.describePosted(c.requestIds());
+        for (long id : c.requestIds()) {
+            CollectiveOp op = s.collectives.get(id);
+            if (op != null) {
+                waits.add(CollectiveOp.describe(op.reference()) + " on " + op.comm.name + ", which ranks "
+                        + op.missing() + " have not called");
+            }
+        }
+        return "waiting for " + String.join(" and ", waits);
     }
 
     private void fail(int exitCode, String reason) {
@@ -382,13 +478,16 @@ final class Scheduler {
             return describeReceive(p.commId(), p.source(), p.tag());
         }
         if (r instanceof SlaveRequest.Collect c) {
-            return "MPI_Recv/MPI_Wait on " + c.requestIds().length + " receive request(s)";
+            return "MPI_Recv/MPI_Wait on " + c.requestIds().length + " request(s)";
+        }
+        if (r instanceof SlaveRequest.StartCollective || r instanceof SlaveRequest.StartSplit) {
+            return CollectiveOp.describe(r);
+        }
+        if (r instanceof SlaveRequest.CriticalEnter) {
+            return "BDMPI critical section enter";
         }
         if (r instanceof SlaveRequest.Probe p) {
             return "MPI_Probe(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + commName(p.commId()) + ")";
-        }
-        if (r instanceof SlaveRequest.Barrier b) {
-            return "MPI_Barrier(comm=" + commName(b.commId()) + ")";
         }
         if (r instanceof SlaveRequest.Cancel) {
             return "MPI_Cancel";
@@ -404,7 +503,13 @@ final class Scheduler {
     }
 
     private static String commName(int commId) {
-        return commId == Protocol.COMM_WORLD_ID ? "COMM_WORLD" : commId == Protocol.COMM_SELF_ID ? "COMM_SELF" : "#" + commId;
+        switch (commId) {
+            case Protocol.COMM_WORLD_ID: return "COMM_WORLD";
+            case Protocol.COMM_SELF_ID: return "COMM_SELF";
+            case Protocol.COMM_CWORLD_ID: return "COMM_CWORLD";
+            case Protocol.COMM_NODE_ID: return "COMM_NODE";
+            default: return "#" + commId;
+        }
     }
 
     private static String rankName(int rank) {

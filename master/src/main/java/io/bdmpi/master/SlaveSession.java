@@ -2,6 +2,11 @@ package io.bdmpi.master;
 
 import io.bdmpi.protocol.SlaveRequest;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * The master's record of one slave. Owned by the scheduler thread; nothing here is shared.
  */
@@ -10,6 +15,10 @@ final class SlaveSession {
     final int worldRank;
     final long pid;
     final Mailbox mailbox = new Mailbox();
+    /** Collectives this slave has started that have not completed, by request id. */
+    final Map<Long, CollectiveOp> collectives = new HashMap<>();
+    /** Spill files of collective results handed to this slave, which it reads before its next request. */
+    final List<String> heldSlices = new ArrayList<>();
 
     SlaveState state = SlaveState.STARTING;
     long stateSinceNs;

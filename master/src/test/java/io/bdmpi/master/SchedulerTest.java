@@ -1,12 +1,16 @@
 package io.bdmpi.master;
 
+import io.bdmpi.protocol.CollectiveKind;
+import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
+import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.SlaveRequest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,6 +46,7 @@ class SchedulerTest {
     private SlaveSession[] slaves;
     private RecordingConnection[] conns;
     private Scheduler scheduler;
+    private final List<String> deletedFiles = new ArrayList<>();
 
     private void start(int n, int nrunning) {
         slaves = new SlaveSession[n];
@@ -50,7 +55,7 @@ class SchedulerTest {
             slaves[i] = new SlaveSession(i, 1000 + i, 0);
             conns[i] = new RecordingConnection();
         }
-        scheduler = new Scheduler(slaves, nrunning, ResumePolicy.FIFO, () -> now, o -> outcome = o);
+        scheduler = new Scheduler(slaves, nrunning, ResumePolicy.FIFO, () -> now, deletedFiles::add, o -> outcome = o);
         for (int i = 0; i < n; i++) {
             request(i, new SlaveRequest.Hello(i, 1000 + i));
         }
@@ -74,6 +79,32 @@ class SchedulerTest {
             }
         }
         return n;
+    }
+
+    /** A non-reducing collective start followed by a blocking collect of it. */
+    private void collective(int rank, long id, int commId, CollectiveKind kind, int root, Payload data) {
+        start(rank, id, commId, kind, root, ReduceOp.NONE, ElementType.NONE,
+                kind == CollectiveKind.BCAST ? (int) data.length() : 0, new long[0], data);
+        request(rank, new SlaveRequest.Collect(new long[] {id}, 1, true));
+    }
+
+    private void start(int rank, long id, int commId, CollectiveKind kind, int root, ReduceOp op, ElementType type,
+                       int count, long[] blocks, Payload data) {
+        request(rank, new SlaveRequest.StartCollective(id, commId, kind, root, op, type, count, blocks, data));
+    }
+
+    private static MasterReply.CollectiveDone onlyCollective(MasterReply reply) {
+        List<MasterReply.Completion> list = assertInstanceOf(MasterReply.Deliveries.class, reply).deliveries();
+        assertEquals(1, list.size());
+        return assertInstanceOf(MasterReply.CollectiveDone.class, list.get(0));
+    }
+
+    private static Payload empty() {
+        return bytes();
+    }
+
+    private static Payload doubles(double v) {
+        return new Payload.Inline(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putDouble(0, v));
     }
 
     private static Payload bytes(int... values) {
@@ -112,9 +143,10 @@ class SchedulerTest {
         batchEnd();
         MasterReply.Deliveries d = assertInstanceOf(MasterReply.Deliveries.class, conns[0].take());
         assertEquals(1, d.deliveries().size());
-        assertEquals(7, d.deliveries().get(0).requestId());
-        assertEquals(1, d.deliveries().get(0).source());
-        assertEquals(5, d.deliveries().get(0).tag());
+        MasterReply.Delivery delivery = assertInstanceOf(MasterReply.Delivery.class, d.deliveries().get(0));
+        assertEquals(7, delivery.requestId());
+        assertEquals(1, delivery.source());
+        assertEquals(5, delivery.tag());
         assertEquals(1, scheduler.maxRunning());
     }
 
@@ -143,24 +175,143 @@ class SchedulerTest {
         request(0, new SlaveRequest.Collect(new long[] {1, 2, 3}, 3, true));
         MasterReply.Deliveries d = assertInstanceOf(MasterReply.Deliveries.class, conns[0].take());
         assertEquals(List.of(10, 11, 20), d.deliveries().stream()
-                .map(x -> (int) ((Payload.Inline) x.payload()).bytes().get(0)).toList());
+                .map(x -> (int) ((Payload.Inline) ((MasterReply.Delivery) x).payload()).bytes().get(0)).toList());
     }
 
     @Test
     void shouldReleaseBarrierOnlyWhenAllArrived() {
         start(3, 1);
         conns[0].take();
-        request(0, new SlaveRequest.Barrier(Protocol.COMM_WORLD_ID));
+        collective(0, 10, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
         batchEnd();
         conns[1].take();
-        request(1, new SlaveRequest.Barrier(Protocol.COMM_WORLD_ID));
+        collective(1, 10, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
         batchEnd();
         assertEquals(SlaveState.CBLOCKED, slaves[0].state);
         conns[2].take();
-        request(2, new SlaveRequest.Barrier(Protocol.COMM_WORLD_ID));
-        assertInstanceOf(MasterReply.Go.class, conns[2].take(), "the last to arrive goes on");
+        collective(2, 10, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        assertInstanceOf(MasterReply.Deliveries.class, conns[2].take(), "the last to arrive goes on");
         assertEquals(SlaveState.RUNNABLE, slaves[0].state);
         assertEquals(SlaveState.RUNNABLE, slaves[1].state);
+    }
+
+    @Test
+    void shouldSumInRankOrderWhateverTheArrivalOrder() {
+        start(3, 3);
+        double[] values = {1e16, 1.0, -1e16};
+        int[] arrivalOrder = {2, 0, 1};
+        for (int rank : arrivalOrder) {
+            conns[rank].take();
+            start(rank, 7, Protocol.COMM_WORLD_ID, CollectiveKind.ALLREDUCE, 0, ReduceOp.SUM, ElementType.DOUBLE, 1,
+                    new long[0], doubles(values[rank]));
+            request(rank, new SlaveRequest.Collect(new long[] {7}, 1, true));
+        }
+        batchEnd();
+        double inRankOrder = (1e16 + 1.0) + -1e16;
+        for (int rank = 0; rank < 3; rank++) {
+            if (rank != 1) {
+                assertEquals(SlaveState.RUNNING, slaves[rank].state, "woken and resumed: rank " + rank);
+            }
+            MasterReply.CollectiveDone done = onlyCollective(conns[rank].take());
+            assertEquals(inRankOrder, ((Payload.Inline) done.pieces().get(0)).bytes().order(ByteOrder.nativeOrder()).getDouble(0));
+        }
+    }
+
+    @Test
+    void shouldNotWakeASlaveInACollectiveForAMessage() {
+        start(3, 2);
+        conns[0].take();
+        conns[1].take();
+        request(0, new SlaveRequest.PostRecv(6, Protocol.COMM_WORLD_ID, 1, 0));
+        collective(0, 5, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        request(1, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 0, bytes(1)));
+        batchEnd();
+        assertEquals(SlaveState.CBLOCKED, slaves[0].state);
+    }
+
+    @Test
+    void shouldEndTheJobOnMismatchedCollectives() {
+        start(2, 2);
+        collective(0, 5, Protocol.COMM_WORLD_ID, CollectiveKind.BCAST, 0, bytes(1, 2));
+        collective(1, 5, Protocol.COMM_WORLD_ID, CollectiveKind.BCAST, 1, bytes(1, 2));
+        assertNotNull(outcome);
+        assertTrue(outcome.failure().contains("do not match") && outcome.failure().contains("root=1"), outcome.failure());
+    }
+
+    @Test
+    void shouldGiveEachMemberItsBlocksFromSpillFilesAndDeleteThemAfterwards() {
+        start(2, 2);
+        // Rank 0 sends 1 byte to rank 0 and 3 to rank 1, through a spill file; rank 1 inline.
+        start(0, 5, Protocol.COMM_WORLD_ID, CollectiveKind.ALLTOALL, 0, ReduceOp.NONE, ElementType.NONE, 0,
+                new long[] {1, 3}, new Payload.Spilled("f0", 4));
+        start(1, 5, Protocol.COMM_WORLD_ID, CollectiveKind.ALLTOALL, 0, ReduceOp.NONE, ElementType.NONE, 0,
+                new long[] {2, 0}, bytes(7, 8));
+        conns[0].take();
+        conns[1].take();
+        request(1, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        List<Payload> toRank1 = onlyCollective(conns[1].take()).pieces();
+        assertEquals(new Payload.Slice("f0", 1, 3), toRank1.get(0));
+        assertEquals(0, toRank1.get(1).length());
+        request(0, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        assertEquals(new Payload.Slice("f0", 0, 1), onlyCollective(conns[0].take()).pieces().get(0));
+        request(0, new SlaveRequest.Cancel(99));
+        assertEquals(List.of(), deletedFiles, "rank 1 has not moved on yet");
+        request(1, new SlaveRequest.Cancel(99));
+        assertEquals(List.of("f0"), deletedFiles);
+    }
+
+    @Test
+    void shouldSplitIntoCommunicatorsWithTranslatedRanks() {
+        start(3, 3);
+        for (int rank = 0; rank < 3; rank++) {
+            conns[rank].take();
+            // Colours: {0, 2} and {1}; key reverses the order of 0 and 2.
+            request(rank, new SlaveRequest.StartSplit(5, Protocol.COMM_WORLD_ID, rank % 2, -rank));
+            request(rank, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        }
+        batchEnd();
+        int[][] values = new int[3][];
+        for (int rank = 0; rank < 3; rank++) {
+            values[rank] = onlyCollective(conns[rank].take()).values();
+        }
+        assertEquals(values[0][0], values[2][0], "same colour, same communicator");
+        assertEquals(1, values[0][1], "rank 0 has the larger key");
+        assertEquals(0, values[2][1]);
+        assertEquals(1, values[1][2]);
+        int comm = values[0][0];
+        request(0, new SlaveRequest.Send(comm, 0, 9, bytes(42)));
+        request(2, new SlaveRequest.PostRecv(6, comm, Protocol.ANY_SOURCE, 9));
+        request(2, new SlaveRequest.Collect(new long[] {6}, 1, true));
+        MasterReply.Delivery d = (MasterReply.Delivery) ((MasterReply.Deliveries) conns[2].take()).deliveries().get(0);
+        assertEquals(1, d.source(), "the sender's rank in the new communicator");
+    }
+
+    @Test
+    void shouldLetOneSlaveAtATimeIntoTheCriticalSection() {
+        start(2, 2);
+        conns[0].take();
+        conns[1].take();
+        request(0, new SlaveRequest.CriticalEnter());
+        assertInstanceOf(MasterReply.Go.class, conns[0].take());
+        request(1, new SlaveRequest.CriticalEnter());
+        batchEnd();
+        assertEquals(SlaveState.RBLOCKED, slaves[1].state);
+        request(0, new SlaveRequest.CriticalExit());
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[1].state);
+        assertInstanceOf(MasterReply.Go.class, conns[1].take());
+    }
+
+    @Test
+    void shouldNameTheRanksMissingFromACollectiveInADeadlock() {
+        start(3, 3);
+        collective(0, 5, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        collective(1, 5, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        request(2, new SlaveRequest.PostRecv(1, Protocol.COMM_WORLD_ID, 0, 0));
+        request(2, new SlaveRequest.Collect(new long[] {1}, 1, true));
+        batchEnd();
+        assertNotNull(outcome);
+        assertTrue(outcome.failure().contains("MPI_Barrier") && outcome.failure().contains("[2]"), outcome.failure());
     }
 
     @Test

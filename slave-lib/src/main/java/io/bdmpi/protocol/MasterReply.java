@@ -9,15 +9,49 @@ public sealed interface MasterReply {
     record Go() implements MasterReply {
     }
 
-    /** Messages matched to posted receives, in the order they were matched. */
-    record Deliveries(List<Delivery> deliveries) implements MasterReply {
+    /** Receives and collectives that have completed, in the order they completed. */
+    record Deliveries(List<Completion> deliveries) implements MasterReply {
         public Deliveries {
             deliveries = List.copyOf(deliveries);
         }
     }
 
+    /** The outcome of one request a slave collects: a message or a collective's result. */
+    sealed interface Completion permits Delivery, CollectiveDone {
+        long requestId();
+    }
+
     /** One message handed to a posted receive. {@code source} is the sender's rank in the communicator. */
-    record Delivery(long requestId, int source, int tag, Payload payload) {
+    record Delivery(long requestId, int source, int tag, Payload payload) implements Completion {
+    }
+
+    /**
+     * A collective (or split) completed for this slave.
+     *
+     * @param values small results (a split's new id, rank and size), else empty
+     * @param pieces this member's data, as listed in {@link CollectiveKind}; never {@link Payload.Spilled}
+     */
+    record CollectiveDone(long requestId, int[] values, List<Payload> pieces) implements Completion {
+        public CollectiveDone {
+            pieces = List.copyOf(pieces);
+        }
+    }
+
+    /**
+     * Where a communicator's members live, for the BDMPI extensions.
+     *
+     * @param nodes          nodes holding members
+     * @param nodeRank       index of this slave's node among them
+     * @param localSize      members on this slave's node
+     * @param localRank      this slave's index among them
+     * @param lowestLocalRank lowest communicator rank on this slave's node
+     * @param groupHash      hash of the members' world ranks in rank order: equal for communicators
+     *                       with the same group (MPI_CONGRUENT)
+     * @param groupSetHash   hash of the members' world ranks in any order: equal for the same set of
+     *                       processes (MPI_SIMILAR)
+     */
+    record CommInfo(int commId, int rank, int size, int nodes, int nodeRank, int localSize, int localRank,
+                    int lowestLocalRank, long groupHash, long groupSetHash) implements MasterReply {
     }
 
     /** Whether a posted receive was withdrawn before any message matched it. */

@@ -8,14 +8,19 @@ public enum MessageType {
     COLLECT(4),
     CANCEL(5),
     PROBE(6),
-    BARRIER(7),
     FINALIZE(8),
     ABORT(9),
+    START_COLLECTIVE(10),
+    START_SPLIT(11),
+    QUERY_COMM(12),
+    CRITICAL_ENTER(13),
+    CRITICAL_EXIT(14),
 
     GO(101),
     DELIVERIES(102),
     CANCEL_RESULT(103),
-    PROBE_RESULT(104);
+    PROBE_RESULT(104),
+    COMM_INFO(105);
 
     private static final MessageType[] BY_CODE = new MessageType[128];
 

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
  * The bytes of one message: either carried inline on the socket, or written by the sender to a new
  * file in the job's spill directory, of which only the name travels.
  */
-public sealed interface Payload permits Payload.Inline, Payload.Spilled {
+public sealed interface Payload permits Payload.Inline, Payload.Spilled, Payload.Slice {
 
     /** Length of the message in bytes. */
     long length();
@@ -43,6 +43,20 @@ public sealed interface Payload permits Payload.Inline, Payload.Spilled {
             }
             if (length < 0) {
                 throw new IllegalArgumentException("negative spill length: " + length);
+            }
+        }
+    }
+
+    /**
+     * A range of a file in the spill directory that the master owns (a collective member's spilled
+     * contribution): the slave reads it and leaves it; the master deletes the file once every
+     * member it was handed to has moved on.
+     */
+    record Slice(String fileName, long offset, long length) implements Payload {
+        public Slice {
+            new Spilled(fileName, length);
+            if (offset < 0) {
+                throw new IllegalArgumentException("negative slice offset: " + offset);
             }
         }
     }

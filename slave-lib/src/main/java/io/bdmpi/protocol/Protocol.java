@@ -15,6 +15,21 @@ public final class Protocol {
     /** Id of COMM_SELF: each slave's own one-member communicator. */
     public static final int COMM_SELF_ID = 1;
 
+    /** Id of COMM_CWORLD: every slave, numbered cyclically over the nodes. */
+    public static final int COMM_CWORLD_ID = 2;
+
+    /** Id of COMM_NODE: the slaves of the caller's node. */
+    public static final int COMM_NODE_ID = 3;
+
+    /** Lowest id the master gives a communicator made by a split or dup. */
+    public static final int FIRST_DERIVED_COMM_ID = 16;
+
+    /** The id of no communicator: the result of a split with {@link #UNDEFINED_COLOR}. */
+    public static final int NO_COMM = -1;
+
+    /** Split colour of a member that wants no new communicator (equal to MPI.UNDEFINED). */
+    public static final int UNDEFINED_COLOR = -32766;
+
     /** Largest frame either side accepts; a longer length prefix means a corrupt stream. */
     public static final int MAX_FRAME_LENGTH = 1 << 30;
 

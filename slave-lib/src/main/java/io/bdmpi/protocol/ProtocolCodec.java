@@ -26,15 +26,24 @@ import java.util.List;
  *   COLLECT       minReady:int block:byte n:int requestId:long * n
  *   CANCEL        requestId:long
  *   PROBE         commId:int source:int tag:int block:byte
- *   BARRIER       commId:int
  *   FINALIZE      peakRssBytes:long
  *   ABORT         errorCode:int reason:string
+ *   START_COLLECTIVE requestId:long commId:int kind:byte root:int op:byte type:byte count:int
+ *                 n:int blockBytes:long * n payload
+ *   START_SPLIT   requestId:long commId:int color:int key:int
+ *   QUERY_COMM    commId:int
+ *   CRITICAL_ENTER, CRITICAL_EXIT (none)
  *   GO            (none)
- *   DELIVERIES    n:int (requestId:long source:int tag:int payload) * n
+ *   DELIVERIES    n:int completion * n
  *   CANCEL_RESULT cancelled:byte
  *   PROBE_RESULT  found:byte source:int tag:int length:long
+ *   COMM_INFO     commId:int rank:int size:int nodes:int nodeRank:int localSize:int localRank:int
+ *                 lowestLocalRank:int groupHash:long groupSetHash:long
  *
- *   payload  kind:byte, then kind 0 (inline): n:int bytes[n]; kind 1 (spilled): length:long name:string
+ *   completion  kind:byte, then kind 0 (message): requestId:long source:int tag:int payload;
+ *               kind 1 (collective): requestId:long n:int values:int * n m:int payload * m
+ *   payload  kind:byte, then kind 0 (inline): n:int bytes[n]; kind 1 (spilled): length:long name:string;
+ *            kind 2 (slice): offset:long length:long name:string
  *   string   n:int UTF-8 bytes[n]
  * </pre>
  * Decoders check every length before reading and name the type in their errors.
@@ -49,6 +58,9 @@ public final class ProtocolCodec {
 
     private static final byte INLINE = 0;
     private static final byte SPILLED = 1;
+    private static final byte SLICE = 2;
+    private static final byte MESSAGE = 0;
+    private static final byte COLLECTIVE = 1;
 
     private ProtocolCodec() {
     }
@@ -70,8 +82,14 @@ public final class ProtocolCodec {
             body = 8;
         } else if (r instanceof SlaveRequest.Probe) {
             body = 12 + 1;
-        } else if (r instanceof SlaveRequest.Barrier) {
+        } else if (r instanceof SlaveRequest.StartCollective c) {
+            body = 8 + 4 + 1 + 4 + 1 + 1 + 4 + 4 + 8 * c.blockBytes().length + payloadLength(c.data());
+        } else if (r instanceof SlaveRequest.StartSplit) {
+            body = 8 + 12;
+        } else if (r instanceof SlaveRequest.QueryComm) {
             body = 4;
+        } else if (r instanceof SlaveRequest.CriticalEnter || r instanceof SlaveRequest.CriticalExit) {
+            body = 0;
         } else if (r instanceof SlaveRequest.Finalize) {
             body = 8;
         } else if (r instanceof SlaveRequest.Abort a) {
@@ -89,13 +107,15 @@ public final class ProtocolCodec {
             body = 0;
         } else if (r instanceof MasterReply.Deliveries d) {
             body = 4;
-            for (MasterReply.Delivery delivery : d.deliveries()) {
-                body += 8 + 4 + 4 + payloadLength(delivery.payload());
+            for (MasterReply.Completion c : d.deliveries()) {
+                body += completionLength(c);
             }
         } else if (r instanceof MasterReply.CancelResult) {
             body = 1;
         } else if (r instanceof MasterReply.ProbeResult) {
             body = 1 + 4 + 4 + 8;
+        } else if (r instanceof MasterReply.CommInfo) {
+            body = 8 * 4 + 2 * 8;
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -123,8 +143,21 @@ public final class ProtocolCodec {
             b.put(MessageType.CANCEL.code).putLong(c.requestId());
         } else if (r instanceof SlaveRequest.Probe p) {
             b.put(MessageType.PROBE.code).putInt(p.commId()).putInt(p.source()).putInt(p.tag()).put(bool(p.block()));
-        } else if (r instanceof SlaveRequest.Barrier br) {
-            b.put(MessageType.BARRIER.code).putInt(br.commId());
+        } else if (r instanceof SlaveRequest.StartCollective c) {
+            b.put(MessageType.START_COLLECTIVE.code).putLong(c.requestId()).putInt(c.commId()).put(c.kind().code)
+                    .putInt(c.root()).put(c.op().code).put(c.type().code).putInt(c.count()).putInt(c.blockBytes().length);
+            for (long n : c.blockBytes()) {
+                b.putLong(n);
+            }
+            putPayload(b, c.data());
+        } else if (r instanceof SlaveRequest.StartSplit sp) {
+            b.put(MessageType.START_SPLIT.code).putLong(sp.requestId()).putInt(sp.commId()).putInt(sp.color()).putInt(sp.key());
+        } else if (r instanceof SlaveRequest.QueryComm q) {
+            b.put(MessageType.QUERY_COMM.code).putInt(q.commId());
+        } else if (r instanceof SlaveRequest.CriticalEnter) {
+            b.put(MessageType.CRITICAL_ENTER.code);
+        } else if (r instanceof SlaveRequest.CriticalExit) {
+            b.put(MessageType.CRITICAL_EXIT.code);
         } else if (r instanceof SlaveRequest.Finalize f) {
             b.put(MessageType.FINALIZE.code).putLong(f.peakRssBytes());
         } else if (r instanceof SlaveRequest.Abort a) {
@@ -145,14 +178,17 @@ public final class ProtocolCodec {
             b.put(MessageType.GO.code);
         } else if (r instanceof MasterReply.Deliveries d) {
             b.put(MessageType.DELIVERIES.code).putInt(d.deliveries().size());
-            for (MasterReply.Delivery delivery : d.deliveries()) {
-                b.putLong(delivery.requestId()).putInt(delivery.source()).putInt(delivery.tag());
-                putPayload(b, delivery.payload());
+            for (MasterReply.Completion c : d.deliveries()) {
+                putCompletion(b, c);
             }
         } else if (r instanceof MasterReply.CancelResult c) {
             b.put(MessageType.CANCEL_RESULT.code).put(bool(c.cancelled()));
         } else if (r instanceof MasterReply.ProbeResult p) {
             b.put(MessageType.PROBE_RESULT.code).put(bool(p.found())).putInt(p.source()).putInt(p.tag()).putLong(p.length());
+        } else if (r instanceof MasterReply.CommInfo c) {
+            b.put(MessageType.COMM_INFO.code).putInt(c.commId()).putInt(c.rank()).putInt(c.size()).putInt(c.nodes())
+                    .putInt(c.nodeRank()).putInt(c.localSize()).putInt(c.localRank()).putInt(c.lowestLocalRank())
+                    .putLong(c.groupHash()).putLong(c.groupSetHash());
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -221,8 +257,33 @@ public final class ProtocolCodec {
                 case PROBE:
                     r = new SlaveRequest.Probe(frame.getInt(), frame.getInt(), frame.getInt(), frame.get() != 0);
                     break;
-                case BARRIER:
-                    r = new SlaveRequest.Barrier(frame.getInt());
+                case START_COLLECTIVE: {
+                    long requestId = frame.getLong();
+                    int commId = frame.getInt();
+                    CollectiveKind kind = code(CollectiveKind.ofCode(frame.get()), "collective kind", type);
+                    int root = frame.getInt();
+                    ReduceOp op = code(ReduceOp.ofCode(frame.get()), "reduction", type);
+                    ElementType elementType = code(ElementType.ofCode(frame.get()), "element type", type);
+                    int count = frame.getInt();
+                    long[] blocks = new long[checkCount(frame.getInt(), 8, frame, type)];
+                    for (int i = 0; i < blocks.length; i++) {
+                        blocks[i] = frame.getLong();
+                    }
+                    r = new SlaveRequest.StartCollective(requestId, commId, kind, root, op, elementType, count, blocks,
+                            getPayload(frame, type));
+                    break;
+                }
+                case START_SPLIT:
+                    r = new SlaveRequest.StartSplit(frame.getLong(), frame.getInt(), frame.getInt(), frame.getInt());
+                    break;
+                case QUERY_COMM:
+                    r = new SlaveRequest.QueryComm(frame.getInt());
+                    break;
+                case CRITICAL_ENTER:
+                    r = new SlaveRequest.CriticalEnter();
+                    break;
+                case CRITICAL_EXIT:
+                    r = new SlaveRequest.CriticalExit();
                     break;
                 case FINALIZE:
                     r = new SlaveRequest.Finalize(frame.getLong());
@@ -249,10 +310,10 @@ public final class ProtocolCodec {
                     r = new MasterReply.Go();
                     break;
                 case DELIVERIES: {
-                    int n = checkCount(frame.getInt(), 17, frame, type);
-                    List<MasterReply.Delivery> list = new ArrayList<>(n);
+                    int n = checkCount(frame.getInt(), 13, frame, type);
+                    List<MasterReply.Completion> list = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        list.add(new MasterReply.Delivery(frame.getLong(), frame.getInt(), frame.getInt(), getPayload(frame, type)));
+                        list.add(getCompletion(frame, type));
                     }
                     r = new MasterReply.Deliveries(list);
                     break;
@@ -262,6 +323,10 @@ public final class ProtocolCodec {
                     break;
                 case PROBE_RESULT:
                     r = new MasterReply.ProbeResult(frame.get() != 0, frame.getInt(), frame.getInt(), frame.getLong());
+                    break;
+                case COMM_INFO:
+                    r = new MasterReply.CommInfo(frame.getInt(), frame.getInt(), frame.getInt(), frame.getInt(),
+                            frame.getInt(), frame.getInt(), frame.getInt(), frame.getInt(), frame.getLong(), frame.getLong());
                     break;
                 default:
                     throw new ProtocolException("not a reply: " + type);
@@ -308,9 +373,69 @@ public final class ProtocolCodec {
         return n;
     }
 
+    private static <T> T code(T decoded, String what, MessageType type) throws ProtocolException {
+        if (decoded == null) {
+            throw new ProtocolException(type + ": unknown " + what);
+        }
+        return decoded;
+    }
+
+    private static int completionLength(MasterReply.Completion c) {
+        if (c instanceof MasterReply.Delivery d) {
+            return 1 + 8 + 4 + 4 + payloadLength(d.payload());
+        }
+        MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
+        int n = 1 + 8 + 4 + 4 * done.values().length + 4;
+        for (Payload p : done.pieces()) {
+            n += payloadLength(p);
+        }
+        return n;
+    }
+
+    private static void putCompletion(ByteBuffer b, MasterReply.Completion c) {
+        if (c instanceof MasterReply.Delivery d) {
+            b.put(MESSAGE).putLong(d.requestId()).putInt(d.source()).putInt(d.tag());
+            putPayload(b, d.payload());
+            return;
+        }
+        MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
+        b.put(COLLECTIVE).putLong(done.requestId()).putInt(done.values().length);
+        for (int v : done.values()) {
+            b.putInt(v);
+        }
+        b.putInt(done.pieces().size());
+        for (Payload p : done.pieces()) {
+            putPayload(b, p);
+        }
+    }
+
+    private static MasterReply.Completion getCompletion(ByteBuffer b, MessageType type) throws ProtocolException {
+        byte kind = b.get();
+        if (kind == MESSAGE) {
+            return new MasterReply.Delivery(b.getLong(), b.getInt(), b.getInt(), getPayload(b, type));
+        }
+        if (kind != COLLECTIVE) {
+            throw new ProtocolException(type + ": unknown completion kind " + kind);
+        }
+        long requestId = b.getLong();
+        int[] values = new int[checkCount(b.getInt(), 4, b, type)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = b.getInt();
+        }
+        int n = checkCount(b.getInt(), 5, b, type);
+        List<Payload> pieces = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            pieces.add(getPayload(b, type));
+        }
+        return new MasterReply.CollectiveDone(requestId, values, pieces);
+    }
+
     private static int payloadLength(Payload p) {
         if (p instanceof Payload.Inline in) {
             return 1 + 4 + in.bytes().remaining();
+        }
+        if (p instanceof Payload.Slice s) {
+            return 1 + 8 + 8 + stringLength(s.fileName());
         }
         return 1 + 8 + stringLength(((Payload.Spilled) p).fileName());
     }
@@ -319,6 +444,9 @@ public final class ProtocolCodec {
         if (p instanceof Payload.Inline in) {
             ByteBuffer bytes = in.bytes();
             b.put(INLINE).putInt(bytes.remaining()).put(bytes.duplicate());
+        } else if (p instanceof Payload.Slice s) {
+            b.put(SLICE).putLong(s.offset()).putLong(s.length());
+            putString(b, s.fileName());
         } else {
             Payload.Spilled s = (Payload.Spilled) p;
             b.put(SPILLED).putLong(s.length());
@@ -338,6 +466,11 @@ public final class ProtocolCodec {
         if (kind == SPILLED) {
             long length = b.getLong();
             return new Payload.Spilled(getString(b, type), length);
+        }
+        if (kind == SLICE) {
+            long offset = b.getLong();
+            long length = b.getLong();
+            return new Payload.Slice(getString(b, type), offset, length);
         }
         throw new ProtocolException(type + ": unknown payload kind " + kind);
     }

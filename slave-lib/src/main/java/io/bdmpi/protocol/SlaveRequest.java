@@ -52,8 +52,48 @@ public sealed interface SlaveRequest {
     record Probe(int commId, int source, int tag, boolean block) implements SlaveRequest {
     }
 
-    /** Replied with {@link MasterReply.Go} once every member of the communicator has arrived. */
-    record Barrier(int commId) implements SlaveRequest {
+    /**
+     * One-way: this member's part of a collective operation; its result is collected like a
+     * receive's message, with {@link Collect} on {@code requestId}. Members of a communicator start
+     * its collectives in the same order; the master pairs their k-th starts and checks that kind,
+     * root, operator, type and count agree. See {@link CollectiveKind} for what each kind carries.
+     *
+     * @param requestId  slave-chosen id, from the same sequence as {@link PostRecv}'s
+     * @param root       rank of the root in the communicator, for rooted kinds (else 0)
+     * @param op         the reduction, or {@link ReduceOp#NONE}
+     * @param type       element type of a reduction, or {@link ElementType#NONE}
+     * @param count      elements of a reduction, bytes of a broadcast; 0 otherwise
+     * @param blockBytes bytes of each rank's block in {@code data} (SCATTER root, ALLTOALL,
+     *                   REDUCE_SCATTER), else empty
+     */
+    record StartCollective(long requestId, int commId, CollectiveKind kind, int root, ReduceOp op, ElementType type,
+                           int count, long[] blockBytes, Payload data) implements SlaveRequest {
+        public StartCollective {
+            if (kind == null || op == null || type == null || blockBytes == null || data == null) {
+                throw new IllegalArgumentException("incomplete collective start");
+            }
+        }
+    }
+
+    /**
+     * One-way: this member's part of splitting (or, with {@code color} 0 and {@code key} its rank on
+     * every member, duplicating) a communicator. Collected like a collective; the result's values
+     * are the new communicator's id, this member's rank and the size ({@link Protocol#NO_COMM} and
+     * no members for {@link Protocol#UNDEFINED_COLOR}).
+     */
+    record StartSplit(long requestId, int commId, int color, int key) implements SlaveRequest {
+    }
+
+    /** Replied with {@link MasterReply.CommInfo}: where the members of a communicator live. */
+    record QueryComm(int commId) implements SlaveRequest {
+    }
+
+    /** Replied with {@link MasterReply.Go} once no other slave of the node is in a critical section. */
+    record CriticalEnter() implements SlaveRequest {
+    }
+
+    /** One-way: leave the node's critical section. */
+    record CriticalExit() implements SlaveRequest {
     }
 
     /** Replied with {@link MasterReply.Go}: the slave has left MPI and will exit. */

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * A message handed to one of this slave's receives. Its bytes are fetched once, by {@link #data()};
  * for a spilled message that reads and deletes the file.
  */
-public final class Received {
+public final class Received implements Completed {
 
     private final SlaveRuntime runtime;
     private final long requestId;
@@ -27,6 +27,7 @@ public final class Received {
     }
 
     /** Id of the posted receive this message matched. */
+    @Override
     public long requestId() {
         return requestId;
     }

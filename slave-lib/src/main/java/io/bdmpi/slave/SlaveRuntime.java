@@ -1,9 +1,12 @@
 package io.bdmpi.slave;
 
+import io.bdmpi.protocol.CollectiveKind;
+import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.ProtocolCodec;
 import io.bdmpi.protocol.ProtocolException;
+import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.spill.SpillDirectory;
 import io.bdmpi.spill.SpillException;
@@ -100,10 +103,7 @@ public final class SlaveRuntime implements AutoCloseable {
      * @param message bytes from position to limit; not modified
      */
     public synchronized void send(int commId, int dest, int tag, ByteBuffer message) throws IOException {
-        Payload payload = message.remaining() > env.inlineMaxBytes()
-                ? new Payload.Spilled(spill.write(message), message.remaining())
-                : new Payload.Inline(message);
-        write(new SlaveRequest.Send(commId, dest, tag, payload));
+        write(new SlaveRequest.Send(commId, dest, tag, payload(message, false)));
     }
 
     /** Posts a receive without waiting; returns its request id for {@link #collect}. */
@@ -124,18 +124,14 @@ public final class SlaveRuntime implements AutoCloseable {
         ProtocolCodec.encode(post, out);
         ProtocolCodec.encode(collect, out);
         flushOut();
-        List<Received> got = deliveries(readReply(MasterReply.Deliveries.class));
-        if (got.size() != 1 || got.get(0).requestId() != id) {
-            throw new ProtocolException("master answered a receive with " + got.size() + " messages");
-        }
-        return got.get(0);
+        return (Received) single(id, Received.class);
     }
 
     /**
      * Takes the messages matched to any of the given posted receives. With {@code block}, waits
      * (parked) until at least {@code minReady} of them have one.
      */
-    public synchronized List<Received> collect(long[] requestIds, int minReady, boolean block) throws IOException {
+    public synchronized List<Completed> collect(long[] requestIds, int minReady, boolean block) throws IOException {
         return deliveries(call(new SlaveRequest.Collect(requestIds, minReady, block), MasterReply.Deliveries.class));
     }
 
@@ -149,9 +145,54 @@ public final class SlaveRuntime implements AutoCloseable {
         return call(new SlaveRequest.Probe(commId, source, tag, block), MasterReply.ProbeResult.class);
     }
 
-    /** Waits (parked) until every member of the communicator has called barrier. */
-    public synchronized void barrier(int commId) throws IOException {
-        call(new SlaveRequest.Barrier(commId), MasterReply.Go.class);
+    /**
+     * Starts this slave's part of a collective without waiting; returns the request id whose
+     * {@link CollectiveResult} a {@link #collect} hands back. The arguments are those of
+     * {@link SlaveRequest.StartCollective}. Data of broadcasts and reductions always travels
+     * inline (the master keeps it in memory, as it must read it); other data larger than the
+     * inline limit goes through a spill file.
+     *
+     * @param data bytes from position to limit, not modified; may be empty
+     */
+    public synchronized long startCollective(int commId, CollectiveKind kind, int root, ReduceOp op, ElementType type,
+                                             int count, long[] blockBytes, ByteBuffer data) throws IOException {
+        long id = nextRequestId++;
+        write(collectiveStart(id, commId, kind, root, op, type, count, blockBytes, data));
+        return id;
+    }
+
+    /** As {@link #startCollective}, then waits (parked) until the collective completes for this slave. */
+    public synchronized CollectiveResult collective(int commId, CollectiveKind kind, int root, ReduceOp op,
+                                                    ElementType type, int count, long[] blockBytes, ByteBuffer data)
+            throws IOException {
+        long id = nextRequestId++;
+        return startAndWait(id, collectiveStart(id, commId, kind, root, op, type, count, blockBytes, data));
+    }
+
+    /**
+     * Splits a communicator (collective over its members), waiting (parked) until all have arrived.
+     *
+     * @return the new communicator's id, this slave's rank and the size; id {@link io.bdmpi.protocol.Protocol#NO_COMM}
+     *         for {@link io.bdmpi.protocol.Protocol#UNDEFINED_COLOR}
+     */
+    public synchronized int[] split(int commId, int color, int key) throws IOException {
+        long id = nextRequestId++;
+        return startAndWait(id, new SlaveRequest.StartSplit(id, commId, color, key)).values();
+    }
+
+    /** Where the members of a communicator live. */
+    public synchronized MasterReply.CommInfo queryComm(int commId) throws IOException {
+        return call(new SlaveRequest.QueryComm(commId), MasterReply.CommInfo.class);
+    }
+
+    /** Waits (parked) until this slave is the only one of its node in a critical section. */
+    public synchronized void criticalEnter() throws IOException {
+        call(new SlaveRequest.CriticalEnter(), MasterReply.Go.class);
+    }
+
+    /** Leaves the node's critical section. */
+    public synchronized void criticalExit() throws IOException {
+        write(new SlaveRequest.CriticalExit());
     }
 
     /** Tells the master this slave has finalized, waits for its acknowledgement and disconnects. */
@@ -191,22 +232,78 @@ public final class SlaveRuntime implements AutoCloseable {
     ByteBuffer readSpilled(Payload.Spilled s) throws SpillException {
         if (s.length() > Integer.MAX_VALUE - 8) {
             spill.discard(s.fileName());
-            throw new SpillException("message of " + s.length() + " bytes exceeds the 2 GiB limit of one receive");
+            throw tooLarge(s.length());
         }
         synchronized (this) {
-            if (staging.capacity() < s.length()) {
-                staging = ByteBuffer.allocateDirect((int) s.length()).order(ByteOrder.nativeOrder());
-            }
-            staging.clear();
-            spill.readAndDelete(s.fileName(), s.length(), staging);
+            spill.readAndDelete(s.fileName(), s.length(), staging(s.length()));
             return staging.flip().duplicate().order(ByteOrder.nativeOrder());
         }
     }
 
-    private List<Received> deliveries(MasterReply.Deliveries reply) {
-        List<Received> list = new ArrayList<>(reply.deliveries().size());
-        for (MasterReply.Delivery d : reply.deliveries()) {
-            list.add(new Received(this, d.requestId(), d.source(), d.tag(), d.payload()));
+    ByteBuffer readSlice(Payload.Slice s) throws SpillException {
+        if (s.length() > Integer.MAX_VALUE - 8) {
+            throw tooLarge(s.length());
+        }
+        synchronized (this) {
+            spill.readRange(s.fileName(), s.offset(), s.length(), staging(s.length()));
+            return staging.flip().duplicate().order(ByteOrder.nativeOrder());
+        }
+    }
+
+    private ByteBuffer staging(long bytes) {
+        if (staging.capacity() < bytes) {
+            staging = ByteBuffer.allocateDirect((int) bytes).order(ByteOrder.nativeOrder());
+        }
+        return staging.clear();
+    }
+
+    private static SpillException tooLarge(long bytes) {
+        return new SpillException("data of " + bytes + " bytes exceeds the 2 GiB limit of one receive buffer");
+    }
+
+    /** Inline up to the inline limit (or always, when the master must read it), else a new spill file. */
+    private Payload payload(ByteBuffer data, boolean alwaysInline) throws SpillException {
+        return alwaysInline || data.remaining() <= env.inlineMaxBytes()
+                ? new Payload.Inline(data)
+                : new Payload.Spilled(spill.write(data), data.remaining());
+    }
+
+    private SlaveRequest.StartCollective collectiveStart(long id, int commId, CollectiveKind kind, int root, ReduceOp op,
+                                                         ElementType type, int count, long[] blockBytes, ByteBuffer data)
+            throws SpillException {
+        boolean masterReads = kind.reduces && op != ReduceOp.USER || kind == CollectiveKind.BCAST;
+        return new SlaveRequest.StartCollective(id, commId, kind, root, op, type, count, blockBytes,
+                payload(data, masterReads));
+    }
+
+    /** Sends a one-way start and a blocking collect of it in one write, and waits for the result. */
+    private CollectiveResult startAndWait(long id, SlaveRequest start) throws IOException {
+        SlaveRequest.Collect collect = new SlaveRequest.Collect(new long[] {id}, 1, true);
+        ensureOut(ProtocolCodec.encodedLength(start) + ProtocolCodec.encodedLength(collect));
+        ProtocolCodec.encode(start, out);
+        ProtocolCodec.encode(collect, out);
+        flushOut();
+        return (CollectiveResult) single(id, CollectiveResult.class);
+    }
+
+    /** Reads the answer to a blocking collect of one request. */
+    private Completed single(long id, Class<? extends Completed> expected) throws IOException {
+        List<Completed> got = deliveries(readReply(MasterReply.Deliveries.class));
+        if (got.size() != 1 || got.get(0).requestId() != id || !expected.isInstance(got.get(0))) {
+            throw new ProtocolException("master answered request " + id + " with " + got);
+        }
+        return got.get(0);
+    }
+
+    private List<Completed> deliveries(MasterReply.Deliveries reply) {
+        List<Completed> list = new ArrayList<>(reply.deliveries().size());
+        for (MasterReply.Completion c : reply.deliveries()) {
+            if (c instanceof MasterReply.Delivery d) {
+                list.add(new Received(this, d.requestId(), d.source(), d.tag(), d.payload()));
+            } else {
+                MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
+                list.add(new CollectiveResult(this, done.requestId(), done.values(), done.pieces()));
+            }
         }
         return list;
     }

@@ -97,6 +97,38 @@ public final class SpillDirectory {
         deleteQuietly(file);
     }
 
+    /**
+     * Reads {@code length} bytes at {@code offset} of a file someone else owns (it is left in place)
+     * into {@code dest}, from its position.
+     *
+     * @throws SpillException when the file is missing or shorter, or the range does not fit {@code dest}
+     */
+    public void readRange(String name, long offset, long length, ByteBuffer dest) throws SpillException {
+        Path file = dir.resolve(name);
+        if (length > dest.remaining()) {
+            throw new SpillException(length + " bytes of spill file " + file + " do not fit a buffer of " + dest.remaining());
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer range = dest.duplicate();
+            range.limit(range.position() + (int) length);
+            long at = offset;
+            while (range.hasRemaining()) {
+                int n = ch.read(range, at);
+                if (n < 0) {
+                    throw new SpillException("spill file " + file + " ends before byte " + (offset + length));
+                }
+                at += n;
+            }
+            dest.position(range.position());
+        } catch (NoSuchFileException e) {
+            throw new SpillException("spill file " + file + " is missing", e);
+        } catch (SpillException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new SpillException("cannot read spill file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Deletes a message nobody will read (e.g. a received message that was cancelled). */
     public void discard(String name) {
         deleteQuietly(dir.resolve(name));

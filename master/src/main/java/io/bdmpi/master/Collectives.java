@@ -1,0 +1,127 @@
+package io.bdmpi.master;
+
+import io.bdmpi.protocol.CollectiveKind;
+import io.bdmpi.protocol.MasterReply;
+import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.Protocol;
+import io.bdmpi.protocol.SlaveRequest;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Runs collectives and communicator splits: pairs each member's start with the others', and when
+ * all members of the communicator have started, hands every member its result. Owned by the
+ * scheduler thread, which learns of completions and failures through {@link Listener}.
+ */
+final class Collectives {
+
+    /** What the scheduler does with the outcome of an operation. */
+    interface Listener {
+        /** The operation completed for {@code member}: its result waits to be collected. */
+        void completed(SlaveSession member, MasterReply.CollectiveDone done);
+
+        /** The job cannot go on (mismatched calls, unknown communicator). */
+        void failed(String reason);
+    }
+
+    private final Communicators comms;
+    private final SharedSpillFiles spillFiles;
+    private final Listener listener;
+
+    Collectives(Communicators comms, SharedSpillFiles spillFiles, Listener listener) {
+        this.comms = comms;
+        this.spillFiles = spillFiles;
+        this.listener = listener;
+    }
+
+    void start(SlaveSession s, SlaveRequest.StartCollective c) {
+        arrive(s, c.commId(), c.requestId(), c);
+    }
+
+    void split(SlaveSession s, SlaveRequest.StartSplit split) {
+        arrive(s, split.commId(), split.requestId(), split);
+    }
+
+    private void arrive(SlaveSession s, int commId, long requestId, SlaveRequest start) {
+        Communicator comm = comms.lookup(commId, s.worldRank);
+        if (comm == null) {
+            listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on communicator "
+                    + comms.name(commId) + ", which does not exist or does not include it (freed?)");
+            return;
+        }
+        int rank = comm.rankOf(s.worldRank);
+        CollectiveOp op = comm.operation(rank);
+        String problem = op.arrive(rank, new CollectiveOp.Arrival(s, requestId, start));
+        if (problem != null) {
+            listener.failed("rank " + s.worldRank + ": " + CollectiveOp.describe(start) + " on " + comm.name + ": " + problem);
+            return;
+        }
+        s.collectives.put(requestId, op);
+        if (op.isComplete()) {
+            complete(op);
+        }
+    }
+
+    private void complete(CollectiveOp op) {
+        Communicator comm = op.comm;
+        comm.closed(op);
+        int n = comm.size();
+        int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op) : new int[n][0];
+        List<MasterReply.CollectiveDone> results = new ArrayList<>(n);
+        for (int rank = 0; rank < n; rank++) {
+            List<Payload> pieces = op.piecesFor(rank);
+            for (Payload p : pieces) {
+                if (p instanceof Payload.Slice slice) {
+                    spillFiles.retain(slice.fileName());
+                }
+            }
+            results.add(new MasterReply.CollectiveDone(op.arrival(rank).requestId(), values[rank], pieces));
+        }
+        spillFiles.dropUnread(op.spillFiles());
+        if (op.reference() instanceof SlaveRequest.StartCollective c && c.kind() == CollectiveKind.FREE) {
+            comms.free(comm);
+        }
+        for (int rank = 0; rank < n; rank++) {
+            SlaveSession member = op.arrival(rank).slave();
+            member.collectives.remove(results.get(rank).requestId());
+            listener.completed(member, results.get(rank));
+        }
+    }
+
+    /**
+     * Makes one communicator per colour, in increasing colour order (so ids do not depend on who
+     * came first), members ordered by key and then by their old rank.
+     *
+     * @return per old rank: new id, new rank, new size
+     */
+    private int[][] split(CollectiveOp op) {
+        int n = op.comm.size();
+        TreeMap<Integer, List<Integer>> byColor = new TreeMap<>();
+        for (int rank = 0; rank < n; rank++) {
+            SlaveRequest.StartSplit s = (SlaveRequest.StartSplit) op.arrival(rank).start();
+            if (s.color() != Protocol.UNDEFINED_COLOR) {
+                byColor.computeIfAbsent(s.color(), c -> new ArrayList<>()).add(rank);
+            }
+        }
+        int[][] values = new int[n][];
+        for (int rank = 0; rank < n; rank++) {
+            values[rank] = new int[] {Protocol.NO_COMM, 0, 0};
+        }
+        for (List<Integer> group : byColor.values()) {
+            group.sort(Comparator.comparingInt((Integer r) -> ((SlaveRequest.StartSplit) op.arrival(r).start()).key())
+                    .thenComparingInt(r -> r));
+            int[] members = new int[group.size()];
+            for (int i = 0; i < members.length; i++) {
+                members[i] = op.comm.worldRank(group.get(i));
+            }
+            Communicator created = comms.create(members);
+            for (int i = 0; i < members.length; i++) {
+                values[group.get(i)] = new int[] {created.id, i, members.length};
+            }
+        }
+        return values;
+    }
+}

@@ -1,0 +1,86 @@
+package io.bdmpi.master;
+
+import io.bdmpi.protocol.MasterReply;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A communicator as the master knows it: its members (world ranks, in communicator-rank order)
+ * and the collectives in progress on it. Owned by the scheduler thread.
+ *
+ * <p>Members start a communicator's collectives in the same order, so the k-th start of every
+ * member belongs to the same operation: {@link #operation} pairs them by that sequence number.
+ */
+final class Communicator {
+
+    final int id;
+    final String name;
+    private final int[] members;
+    private final Map<Integer, Integer> rankOfWorldRank = new HashMap<>();
+    private final long groupHash;
+    private final long groupSetHash;
+    /** Per member (communicator rank): how many collectives it has started here. */
+    private final long[] started;
+    private final Map<Long, CollectiveOp> open = new HashMap<>();
+
+    Communicator(int id, String name, int[] members) {
+        this.id = id;
+        this.name = name;
+        this.members = members.clone();
+        this.started = new long[members.length];
+        long ordered = 17;
+        long set = 0;
+        for (int i = 0; i < members.length; i++) {
+            rankOfWorldRank.put(members[i], i);
+            ordered = ordered * 0x9E3779B97F4A7C15L + mix(members[i]);
+            set += mix(members[i]);
+        }
+        this.groupHash = mix(ordered ^ members.length);
+        this.groupSetHash = mix(set ^ members.length);
+    }
+
+    int size() {
+        return members.length;
+    }
+
+    /** World rank of a member, or -1 if {@code rank} is out of range. */
+    int worldRank(int rank) {
+        return rank >= 0 && rank < members.length ? members[rank] : -1;
+    }
+
+    /** Communicator rank of a world rank, or -1 if it is not a member. */
+    int rankOf(int worldRank) {
+        Integer r = rankOfWorldRank.get(worldRank);
+        return r == null ? -1 : r;
+    }
+
+    /** The operation the member's next collective start belongs to, created by its first member. */
+    CollectiveOp operation(int rank) {
+        long seq = started[rank]++;
+        return open.computeIfAbsent(seq, s -> new CollectiveOp(this, s));
+    }
+
+    /** Forgets a completed operation. */
+    void closed(CollectiveOp op) {
+        open.remove(op.sequence);
+    }
+
+    /** One node for now: every member is local. */
+    MasterReply.CommInfo info(int rank) {
+        return new MasterReply.CommInfo(id, rank, members.length, 1, 0, members.length, rank, 0, groupHash, groupSetHash);
+    }
+
+    @Override
+    public String toString() {
+        return name + Arrays.toString(members.length <= 8 ? members : Arrays.copyOf(members, 8));
+    }
+
+    /** SplitMix64's finalizer: spreads ranks so equal groups hash alike and different ones do not. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+}

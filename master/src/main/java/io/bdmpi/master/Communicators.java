@@ -1,0 +1,61 @@
+package io.bdmpi.master;
+
+import io.bdmpi.protocol.Protocol;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Every live communicator of the job, by id. The predefined ones exist from the start; splits and
+ * dups add communicators under ids counted up from {@link Protocol#FIRST_DERIVED_COMM_ID}, which
+ * every member learns from the split's result. Owned by the scheduler thread.
+ */
+final class Communicators {
+
+    private final Map<Integer, Communicator> byId = new HashMap<>();
+    private final Communicator[] selves;
+    private int nextId = Protocol.FIRST_DERIVED_COMM_ID;
+
+    /** One node of {@code worldSize} slaves: COMM_CWORLD and COMM_NODE order them as COMM_WORLD does. */
+    Communicators(int worldSize) {
+        int[] all = new int[worldSize];
+        for (int i = 0; i < worldSize; i++) {
+            all[i] = i;
+        }
+        add(new Communicator(Protocol.COMM_WORLD_ID, "COMM_WORLD", all));
+        add(new Communicator(Protocol.COMM_CWORLD_ID, "COMM_CWORLD", all));
+        add(new Communicator(Protocol.COMM_NODE_ID, "COMM_NODE", all));
+        selves = new Communicator[worldSize];
+        for (int i = 0; i < worldSize; i++) {
+            selves[i] = new Communicator(Protocol.COMM_SELF_ID, "COMM_SELF", new int[] {i});
+        }
+    }
+
+    /** The communicator {@code commId} as seen by {@code worldRank}, or null if it is not a member. */
+    Communicator lookup(int commId, int worldRank) {
+        Communicator c = commId == Protocol.COMM_SELF_ID ? selves[worldRank] : byId.get(commId);
+        return c != null && c.rankOf(worldRank) >= 0 ? c : null;
+    }
+
+    /** Registers a new communicator of these members (world ranks, in rank order). */
+    Communicator create(int[] members) {
+        int id = nextId++;
+        Communicator c = new Communicator(id, "#" + id, members);
+        add(c);
+        return c;
+    }
+
+    void free(Communicator c) {
+        byId.remove(c.id);
+    }
+
+    /** A readable name for reports; ids of freed or unknown communicators are shown as numbers. */
+    String name(int commId) {
+        Communicator c = commId == Protocol.COMM_SELF_ID ? selves[0] : byId.get(commId);
+        return c != null ? c.name : "#" + commId;
+    }
+
+    private void add(Communicator c) {
+        byId.put(c.id, c);
+    }
+}
