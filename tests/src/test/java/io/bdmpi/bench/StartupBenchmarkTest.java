@@ -1,0 +1,102 @@
+package io.bdmpi.bench;
+
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.Stats;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.bdmpi.bench.Report.column;
+
+/**
+ * Start-up time and idle memory of S slaves: the wall time of a whole job whose ranks only start,
+ * report their RSS, meet in a barrier and finalize ({@link Idle}), against S plain JVMs started at
+ * once that only report their RSS and exit ({@link PlainJvm}).
+ *
+ * <p>Properties: {@code bench.startup.sizes} (S values, "16,64,256"), {@code bench.startup.running}
+ * (-nr, 2: the cores of the reference machine).
+ */
+@Tag("benchmark")
+class StartupBenchmarkTest {
+
+    private static final double KIB_PER_MIB = 1024;
+    private static final double BYTES_PER_MIB = 1024 * 1024;
+    /** 256 JVMs on 2 cores take tens of seconds; leave room for a slow, busy machine. */
+    private static final Duration JOB_TIMEOUT = Duration.ofMinutes(10);
+    private static final long PLAIN_JVM_TIMEOUT_SECONDS = 600;
+
+    private final List<Integer> sizes = BenchConfig.integers("bench.startup.sizes", List.of(16, 64, 256), List.of(4, 16));
+    private final int running = BenchConfig.integer("bench.startup.running", 2, 2);
+
+    @Test
+    void startupAndIdleMemory() {
+        Report report = Report.of("startup", "Start-up time and idle RSS of S slaves",
+                column("slaves", "S"),
+                column("jobWallSeconds", "bdmpi job wall (s)"),
+                column("jobMsPerSlave", "ms / slave"),
+                column("plainWallSeconds", "S plain JVMs wall (s, baseline)"),
+                column("plainMsPerJvm", "ms / plain JVM"),
+                column("ratio", "ratio"),
+                column("idleRssMeanMiB", "parked slave RSS mean (MiB)"),
+                column("idleRssMaxMiB", "parked slave RSS max (MiB)"),
+                column("peakRssMeanMiB", "slave peak RSS mean (MiB)"),
+                column("peakRssMaxMiB", "slave peak RSS max (MiB)"),
+                column("plainRssMeanMiB", "plain JVM RSS mean (MiB)"));
+        for (int slaves : sizes) {
+            int nr = Math.min(running, slaves);
+            JobResult job = JobRunner.job(Idle.class).ranks(slaves).running(nr).timeout(JOB_TIMEOUT).run();
+            Stats stats = Expect.successfulRun(job, slaves, nr);
+            List<Measured> idle = Measured.from(job.stdout(), "Idle");
+            Expect.that(job, idle.size() == slaves, "expected " + slaves + " Idle lines, got " + idle.size());
+            Samples idleRss = Samples.of(idle.stream().map(m -> m.get("rssKiB") / KIB_PER_MIB).toList());
+            Samples peakRss = Samples.of(stats.slaves().stream().map(s -> s.peakRssBytes() / BYTES_PER_MIB).toList());
+            double jobSeconds = seconds(job.elapsed());
+
+            PlainRun plain = startPlainJvms(slaves);
+            report.row(slaves, jobSeconds, jobSeconds * 1000 / slaves,
+                    plain.wallSeconds(), plain.wallSeconds() * 1000 / slaves, jobSeconds / plain.wallSeconds(),
+                    idleRss.mean(), idleRss.max(), peakRss.mean(), peakRss.max(), plain.rssMiB().mean());
+        }
+        report.note("bdmpi job wall: from starting bdmpiexec (its own JVM included) until it exited, for a job of"
+                        + " -ns S -nr " + running + " whose ranks do Init, print their VmRSS, barrier, Finalize.")
+                .note("Baseline: S plain JVMs (the slaves' JVM options: " + String.join(" ", ChildJvm.SLAVE_JVM_OPTIONS)
+                        + ") started at once from the test JVM, each printing its VmRSS and exiting; wall time until"
+                        + " all have exited. Ratio = bdmpi job wall / baseline wall.")
+                .note("Parked slave RSS: VmRSS a rank read from /proc/self/status right before parking in the barrier."
+                        + " Peak RSS: VmHWM each slave reported at Finalize (the --stats peakRssBytes). MiB = 2^20 bytes.")
+                .publish();
+    }
+
+    /** Wall time and RSS of S plain JVMs started at once. */
+    private record PlainRun(double wallSeconds, Samples rssMiB) {
+    }
+
+    private static PlainRun startPlainJvms(int count) {
+        List<ChildJvm> jvms = new ArrayList<>();
+        try {
+            long start = System.nanoTime();
+            for (int i = 0; i < count; i++) {
+                jvms.add(ChildJvm.start(PlainJvm.class));
+            }
+            List<Double> rss = new ArrayList<>();
+            for (ChildJvm jvm : jvms) {
+                String line = jvm.readLine();
+                jvm.awaitSuccess(PLAIN_JVM_TIMEOUT_SECONDS);
+                rss.add(Measured.of(line, "PlainJvm").get("rssKiB") / KIB_PER_MIB);
+            }
+            double wall = (System.nanoTime() - start) / 1e9;
+            return new PlainRun(wall, Samples.of(rss));
+        } finally {
+            jvms.forEach(ChildJvm::close);
+        }
+    }
+
+    private static double seconds(Duration d) {
+        return d.toNanos() / 1e9;
+    }
+}
