@@ -36,6 +36,17 @@ final class BufferAccess {
      *                      receiving) or unsupported buffer
      */
     static int byteLength(String call, Object buf, int count, Datatype type, boolean receive) throws MPIException {
+        return byteLength(call, buf, 0, count, type, receive);
+    }
+
+    /**
+     * As {@link #byteLength(String, Object, int, Datatype, boolean)} for the items {@code offset}
+     * to {@code offset + count - 1} of the buffer, counted in items of {@code type} from its start.
+     *
+     * @throws MPIException also ERR_BUFFER when the items lie outside the buffer
+     */
+    static int byteLength(String call, Object buf, int offset, int count, Datatype type, boolean receive)
+            throws MPIException {
         if (count < 0) {
             throw MPIException.of(MPI.ERR_COUNT, call + ": negative count " + count);
         }
@@ -49,10 +60,14 @@ final class BufferAccess {
         if (buf == null) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": null buffer for " + count + " items of " + type);
         }
+        if (offset < 0) {
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": negative displacement " + offset);
+        }
         long capacity = capacityInItems(call, buf, type);
-        if (capacity < count) {
+        if (capacity < (long) offset + count) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": the buffer holds " + capacity + " items of " + type
-                    + ", fewer than the count " + count);
+                    + (offset == 0 ? ", fewer than the count " + count
+                                   : ", fewer than displacement " + offset + " plus count " + count));
         }
         if (receive && buf instanceof Buffer b && b.isReadOnly()) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": the receive buffer is read-only");
@@ -73,7 +88,7 @@ final class BufferAccess {
             throw MPIException.of(MPI.ERR_TYPE, call + ": a " + describe(buf) + " buffer cannot hold " + type
                     + ", which needs " + type.base.buffers);
         }
-        return buf instanceof Buffer b ? b.capacity() : java.lang.reflect.Array.getLength(buf);
+        return (buf instanceof Buffer b ? b.capacity() : java.lang.reflect.Array.getLength(buf)) / type.extent;
     }
 
     /** The element type of an array or typed Buffer; null for anything else (ByteBuffer included). */
@@ -117,43 +132,51 @@ final class BufferAccess {
      * position and limit are left alone.
      */
     static void pack(Object buf, int count, Datatype type, ByteBuffer dst) {
+        pack(buf, 0, count, type, dst);
+    }
+
+    /** As {@link #pack(Object, int, Datatype, ByteBuffer)} from item {@code offset} of {@code buf}. */
+    static void pack(Object buf, int offset, int count, Datatype type, ByteBuffer dst) {
         if (count == 0) {
             return;
         }
         int bytes = count * type.byteSize();
+        int first = offset * type.extent;
+        int n = count * type.extent;
         ByteBuffer out = dst.slice().order(ByteOrder.nativeOrder());
         if (buf instanceof ByteBuffer b) {
-            out.put(b.duplicate().clear().limit(bytes));
+            int from = offset * type.byteSize();
+            out.put(b.duplicate().clear().position(from).limit(from + bytes));
         } else if (buf instanceof byte[] a) {
-            out.put(a, 0, count);
+            out.put(a, first, n);
         } else if (buf instanceof boolean[] a) {
-            for (int i = 0; i < count; i++) {
-                out.put(i, (byte) (a[i] ? 1 : 0));
+            for (int i = 0; i < n; i++) {
+                out.put(i, (byte) (a[first + i] ? 1 : 0));
             }
         } else if (buf instanceof char[] a) {
-            out.asCharBuffer().put(a, 0, count);
+            out.asCharBuffer().put(a, first, n);
         } else if (buf instanceof short[] a) {
-            out.asShortBuffer().put(a, 0, count);
+            out.asShortBuffer().put(a, first, n);
         } else if (buf instanceof int[] a) {
-            out.asIntBuffer().put(a, 0, count);
+            out.asIntBuffer().put(a, first, n);
         } else if (buf instanceof long[] a) {
-            out.asLongBuffer().put(a, 0, count);
+            out.asLongBuffer().put(a, first, n);
         } else if (buf instanceof float[] a) {
-            out.asFloatBuffer().put(a, 0, count);
+            out.asFloatBuffer().put(a, first, n);
         } else if (buf instanceof double[] a) {
-            out.asDoubleBuffer().put(a, 0, count);
+            out.asDoubleBuffer().put(a, first, n);
         } else if (buf instanceof CharBuffer b) {
-            out.asCharBuffer().put(b.duplicate().clear().limit(count));
+            out.asCharBuffer().put(b.duplicate().clear().position(first).limit(first + n));
         } else if (buf instanceof ShortBuffer b) {
-            out.asShortBuffer().put(b.duplicate().clear().limit(count));
+            out.asShortBuffer().put(b.duplicate().clear().position(first).limit(first + n));
         } else if (buf instanceof IntBuffer b) {
-            out.asIntBuffer().put(b.duplicate().clear().limit(count));
+            out.asIntBuffer().put(b.duplicate().clear().position(first).limit(first + n));
         } else if (buf instanceof LongBuffer b) {
-            out.asLongBuffer().put(b.duplicate().clear().limit(count));
+            out.asLongBuffer().put(b.duplicate().clear().position(first).limit(first + n));
         } else if (buf instanceof FloatBuffer b) {
-            out.asFloatBuffer().put(b.duplicate().clear().limit(count));
+            out.asFloatBuffer().put(b.duplicate().clear().position(first).limit(first + n));
         } else if (buf instanceof DoubleBuffer b) {
-            out.asDoubleBuffer().put(b.duplicate().clear().limit(count));
+            out.asDoubleBuffer().put(b.duplicate().clear().position(first).limit(first + n));
         } else {
             throw new IllegalArgumentException("unchecked buffer " + buf.getClass().getName());
         }
@@ -167,42 +190,48 @@ final class BufferAccess {
      * ByteBuffer. {@code src}'s position is left alone.
      */
     static void unpack(ByteBuffer src, Object buf, Datatype type) {
+        unpack(src, buf, 0, type);
+    }
+
+    /** As {@link #unpack(ByteBuffer, Object, Datatype)} to item {@code offset} of {@code buf} onwards. */
+    static void unpack(ByteBuffer src, Object buf, int offset, Datatype type) {
         ByteBuffer in = src.slice().order(ByteOrder.nativeOrder());
-        int n = in.remaining() / type.byteSize();
+        int first = offset * type.extent;
+        int n = in.remaining() / type.byteSize() * type.extent;
         if (buf instanceof ByteBuffer b) {
-            b.duplicate().clear().put(in);
+            b.duplicate().clear().position(offset * type.byteSize()).put(in);
         } else if (n == 0) {
             return;
         } else if (buf instanceof byte[] a) {
-            in.get(a, 0, n);
+            in.get(a, first, n);
         } else if (buf instanceof boolean[] a) {
             for (int i = 0; i < n; i++) {
-                a[i] = in.get(i) != 0;
+                a[first + i] = in.get(i) != 0;
             }
         } else if (buf instanceof char[] a) {
-            in.asCharBuffer().get(a, 0, n);
+            in.asCharBuffer().get(a, first, n);
         } else if (buf instanceof short[] a) {
-            in.asShortBuffer().get(a, 0, n);
+            in.asShortBuffer().get(a, first, n);
         } else if (buf instanceof int[] a) {
-            in.asIntBuffer().get(a, 0, n);
+            in.asIntBuffer().get(a, first, n);
         } else if (buf instanceof long[] a) {
-            in.asLongBuffer().get(a, 0, n);
+            in.asLongBuffer().get(a, first, n);
         } else if (buf instanceof float[] a) {
-            in.asFloatBuffer().get(a, 0, n);
+            in.asFloatBuffer().get(a, first, n);
         } else if (buf instanceof double[] a) {
-            in.asDoubleBuffer().get(a, 0, n);
+            in.asDoubleBuffer().get(a, first, n);
         } else if (buf instanceof CharBuffer b) {
-            b.duplicate().clear().put(in.asCharBuffer());
+            b.duplicate().clear().position(first).put(in.asCharBuffer().limit(n));
         } else if (buf instanceof ShortBuffer b) {
-            b.duplicate().clear().put(in.asShortBuffer());
+            b.duplicate().clear().position(first).put(in.asShortBuffer().limit(n));
         } else if (buf instanceof IntBuffer b) {
-            b.duplicate().clear().put(in.asIntBuffer());
+            b.duplicate().clear().position(first).put(in.asIntBuffer().limit(n));
         } else if (buf instanceof LongBuffer b) {
-            b.duplicate().clear().put(in.asLongBuffer());
+            b.duplicate().clear().position(first).put(in.asLongBuffer().limit(n));
         } else if (buf instanceof FloatBuffer b) {
-            b.duplicate().clear().put(in.asFloatBuffer());
+            b.duplicate().clear().position(first).put(in.asFloatBuffer().limit(n));
         } else if (buf instanceof DoubleBuffer b) {
-            b.duplicate().clear().put(in.asDoubleBuffer());
+            b.duplicate().clear().position(first).put(in.asDoubleBuffer().limit(n));
         } else {
             throw new IllegalArgumentException("unchecked buffer " + buf.getClass().getName());
         }

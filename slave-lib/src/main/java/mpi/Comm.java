@@ -1,7 +1,6 @@
 package mpi;
 
 import io.bdmpi.protocol.CollectiveKind;
-import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
@@ -11,31 +10,60 @@ import io.bdmpi.slave.SlaveRuntime;
 import java.io.IOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
- * A communicator: point-to-point calls, barrier, and its error handler.
+ * A communicator: point-to-point calls, collectives, and its error handler.
  *
  * <p>Every send is buffered by the master, so {@code send}, {@code bSend}, {@code sSend} and
  * {@code rSend} are the same call: each returns as soon as the master owns the message, and a
- * nonblocking send is complete when it returns. A blocking call that must wait (recv, probe,
- * barrier) parks this rank until the master wakes it, so the node's other ranks can run.
+ * nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
+ * collective) parks this rank until the master wakes it, so the node's other ranks can run.
+ *
+ * <p>Collectives hand the master this rank's part and park until the result is there; the master
+ * combines the predefined reductions, a user-defined {@link Op} is folded here in rank order.
+ * A nonblocking collective hands its part over at once (its send data is copied then) and lands
+ * its result when a wait or test completes its request. Buffers and counts are as in
+ * point-to-point calls; displacements are in items of the datatype given with them; the in-place
+ * forms are Open MPI's (MPI_IN_PLACE).
  *
  * <p>Errors (bad arguments, truncation, a lost master) go to the communicator's error handler:
  * by default the job ends with one line on stderr; under {@code MPI.ERRORS_RETURN} the call
  * throws {@link MPIException} with the error class. "MPI is not initialized." and "MPI is
- * finalized." are thrown whatever the handler.
+ * finalized." are thrown whatever the handler. Calls on a null or freed communicator are
+ * {@code MPI.ERR_COMM} errors of {@code MPI.COMM_WORLD}'s handler.
  */
-public class Comm implements Freeable {
+public class Comm implements Freeable, Cloneable {
 
-    /** The communicator's id on the wire. */
+    /** The communicator's id on the wire; {@link Protocol#NO_COMM} for a null communicator. */
     final int commId;
-    private final String builtinName;
+    /** Rank and size when known at creation (derived communicators, COMM_SELF); else -1. */
+    private final int knownRank;
+    private final int knownSize;
     private volatile String name;
     private volatile Errhandler errhandler = Errhandler.FATAL;
+    private volatile boolean freed;
+    /** Where the members live, once asked; tied to the MPI life (runtime) it was asked in. */
+    private volatile CachedInfo cachedInfo;
 
+    private record CachedInfo(SlaveRuntime runtime, MasterReply.CommInfo info) {
+    }
+
+    /** One member's collective, built from checked arguments. */
+    @FunctionalInterface
+    interface Plan {
+        CollectiveCall build(CollectiveBuilder b) throws MPIException;
+    }
+
+    /** A predefined communicator whose rank and size come from the environment or the master. */
     Comm(int commId, String name) {
+        this(commId, -1, -1, name);
+    }
+
+    Comm(int commId, int rank, int size, String name) {
         this.commId = commId;
-        this.builtinName = name;
+        this.knownRank = rank;
+        this.knownSize = size;
         this.name = name;
     }
 
@@ -43,49 +71,113 @@ public class Comm implements Freeable {
 
     /** This process's rank in the communicator. */
     public final int getRank() throws MPIException {
-        return rank(Session.enter("MPI_Comm_rank"));
+        String call = "MPI_Comm_rank";
+        SlaveRuntime rt = enter(call);
+        try {
+            return rank(call, rt);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
     }
 
     /** Number of processes in the communicator. */
     public final int getSize() throws MPIException {
-        return size(Session.enter("MPI_Comm_size"));
+        String call = "MPI_Comm_size";
+        SlaveRuntime rt = enter(call);
+        try {
+            return size(call, rt);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
     }
 
     /**
      * Compares two communicators.
      *
-     * @return {@code MPI.IDENT} for the same communicator, {@code MPI.UNEQUAL} otherwise (for now
-     *         no two distinct communicators here share their group)
+     * @return {@code MPI.IDENT} for the same communicator, {@code MPI.CONGRUENT} for the same
+     *         processes in the same order, {@code MPI.SIMILAR} for the same processes in another
+     *         order, {@code MPI.UNEQUAL} otherwise
      */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
-        Session.enter("MPI_Comm_compare");
-        if (comm1 == null || comm2 == null) {
-            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_COMM, "MPI_Comm_compare: null communicator"));
+        String call = "MPI_Comm_compare";
+        SlaveRuntime rt = Session.enter(call);
+        if (comm1 == null || comm2 == null || comm1.isNull() || comm2.isNull()) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_COMM, call + ": null communicator"));
         }
-        return comm1.commId == comm2.commId ? MPI.IDENT : MPI.UNEQUAL;
+        if (comm1.commId == comm2.commId) {
+            return MPI.IDENT;
+        }
+        MasterReply.CommInfo a;
+        MasterReply.CommInfo b;
+        try {
+            a = comm1.info(call, rt);
+            b = comm2.info(call, rt);
+        } catch (MPIException e) {
+            throw comm1.handle(e);
+        }
+        if (a.size() != b.size()) {
+            return MPI.UNEQUAL;
+        }
+        return a.groupHash() == b.groupHash() ? MPI.CONGRUENT : a.groupSetHash() == b.groupSetHash() ? MPI.SIMILAR : MPI.UNEQUAL;
     }
 
-    /** An error ({@code MPI.ERR_COMM}): the predefined communicators cannot be freed. */
+    /**
+     * A new communicator with the same members in the same order (collective: every member calls
+     * it). It inherits the error handler.
+     */
+    public Comm dup() throws MPIException {
+        String call = "MPI_Comm_dup";
+        SlaveRuntime rt = enter(call);
+        int rank;
+        try {
+            rank = rank(call, rt);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+        // A dup is the split in which every member has the same colour and keeps its rank.
+        return derive(call, rt, 0, rank, "DUP");
+    }
+
+    /** As {@link #dup()}, with an error wrapped in a RuntimeException, as Open MPI's clone. */
+    @Override
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Frees a communicator made by dup or split (collective: every member calls it); the handle
+     * becomes null, and using it is an {@code MPI.ERR_COMM} error. The predefined communicators
+     * cannot be freed ({@code MPI.ERR_COMM}).
+     */
     @Override
     public void free() throws MPIException {
-        Session.enter("MPI_Comm_free");
-        throw handle(MPIException.of(MPI.ERR_COMM, "MPI_Comm_free: " + builtinName + " is predefined and cannot be freed"));
+        String call = "MPI_Comm_free";
+        SlaveRuntime rt = enter(call);
+        if (commId < Protocol.FIRST_DERIVED_COMM_ID) {
+            throw handle(MPIException.of(MPI.ERR_COMM, call + ": " + name + " is predefined and cannot be freed"));
+        }
+        runCollective(call, rt, CollectiveBuilder::free);
+        freed = true;
     }
 
-    /** Whether this is the null communicator: never, for the communicators that exist so far. */
+    /** Whether this is a null communicator: freed, or the result of a split with {@code MPI.UNDEFINED}. */
     public final boolean isNull() {
-        return false;
+        return commId == Protocol.NO_COMM || freed;
     }
 
-    /** Whether this is an intercommunicator: never, so far. */
+    /** Whether this is an intercommunicator: never, here. */
     public final boolean isInter() throws MPIException {
-        Session.enter("MPI_Comm_test_inter");
+        enter("MPI_Comm_test_inter");
         return false;
     }
 
     /** Sets what errors of calls on this communicator do; {@code MPI.ERRORS_ARE_FATAL} by default. */
     public final void setErrhandler(Errhandler errhandler) throws MPIException {
-        Session.enter("MPI_Comm_set_errhandler");
+        enter("MPI_Comm_set_errhandler");
         if (errhandler == null) {
             throw handle(MPIException.of(MPI.ERR_ARG, "MPI_Comm_set_errhandler: null error handler"));
         }
@@ -94,28 +186,31 @@ public class Comm implements Freeable {
 
     /** The communicator's error handler. */
     public final Errhandler getErrhandler() throws MPIException {
-        Session.enter("MPI_Comm_get_errhandler");
+        enter("MPI_Comm_get_errhandler");
         return errhandler;
     }
 
     /** Names the communicator, for messages. */
     public final void setName(String name) throws MPIException {
-        Session.enter("MPI_Comm_set_name");
+        enter("MPI_Comm_set_name");
         if (name == null) {
             throw handle(MPIException.of(MPI.ERR_ARG, "MPI_Comm_set_name: null name"));
         }
         this.name = name;
     }
 
-    /** The communicator's name: {@code MPI_COMM_WORLD}, {@code MPI_COMM_SELF}, or as set. */
+    /**
+     * The communicator's name: {@code MPI_COMM_WORLD}, {@code MPI_COMM_SELF}, one saying how a
+     * derived communicator was made ({@code MPI COMMUNICATOR 16 SPLIT FROM MPI_COMM_WORLD}), or as set.
+     */
     public final String getName() throws MPIException {
-        Session.enter("MPI_Comm_get_name");
+        enter("MPI_Comm_get_name");
         return name;
     }
 
     /** Ends the whole job with {@code errorcode} as its exit status. Does not return. */
     public final void abort(int errorcode) throws MPIException {
-        Session.enter("MPI_Abort").abort(errorcode, "MPI_Abort(" + builtinName + ", " + errorcode + ")");
+        Session.enter("MPI_Abort").abort(errorcode, "MPI_Abort(" + name + ", " + errorcode + ")");
     }
 
     // ---------------------------------------------------------------- sends
@@ -168,14 +263,14 @@ public class Comm implements Freeable {
     }
 
     private Request iSend(String call, Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        Session.runtime();
+        enter(call);
         requireDirect(buf);
         send(call, buf, count, type, dest, tag);
         return Request.completedSend();
     }
 
     private void send(String call, Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        SlaveRuntime rt = Session.enter(call);
+        SlaveRuntime rt = enter(call);
         int bytes;
         try {
             bytes = checkSend(call, rt, buf, count, type, dest, tag);
@@ -205,7 +300,7 @@ public class Comm implements Freeable {
      */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         String call = "MPI_Recv";
-        SlaveRuntime rt = Session.enter(call);
+        SlaveRuntime rt = enter(call);
         checkRecv(call, rt, buf, count, type, source, tag);
         return receive(call, rt, buf, count, type, source, tag);
     }
@@ -218,7 +313,7 @@ public class Comm implements Freeable {
      */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         String call = "MPI_Irecv";
-        SlaveRuntime rt = Session.enter(call);
+        SlaveRuntime rt = enter(call);
         requireDirect(buf);
         checkRecv(call, rt, buf, count, type, source, tag);
         if (source == MPI.PROC_NULL) {
@@ -236,7 +331,7 @@ public class Comm implements Freeable {
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
         String call = "MPI_Sendrecv";
-        SlaveRuntime rt = Session.enter(call);
+        SlaveRuntime rt = enter(call);
         checkRecv(call, rt, recvbuf, recvcount, recvtype, source, recvtag);
         send(call, sendbuf, sendcount, sendtype, dest, sendtag);
         return receive(call, rt, recvbuf, recvcount, recvtype, source, recvtag);
@@ -246,7 +341,7 @@ public class Comm implements Freeable {
     public final Status sendRecvReplace(Object buf, int count, Datatype type,
                                         int dest, int sendtag, int source, int recvtag) throws MPIException {
         String call = "MPI_Sendrecv_replace";
-        SlaveRuntime rt = Session.enter(call);
+        SlaveRuntime rt = enter(call);
         checkRecv(call, rt, buf, count, type, source, recvtag);
         // Once send returns the master has its own copy, so buf is free to be overwritten.
         send(call, buf, count, type, dest, sendtag);
@@ -264,7 +359,7 @@ public class Comm implements Freeable {
     }
 
     private Status probe(String call, int source, int tag, boolean block) throws MPIException {
-        SlaveRuntime rt = Session.enter(call);
+        SlaveRuntime rt = enter(call);
         try {
             checkRank(call, rt, source, true);
             checkRecvTag(call, tag);
@@ -301,17 +396,518 @@ public class Comm implements Freeable {
         }
     }
 
-    // ---------------------------------------------------------------- collectives
+    // ---------------------------------------------------------------- blocking collectives
 
     /** Waits (parked) until every member of this communicator has called barrier. */
     public final void barrier() throws MPIException {
-        String call = "MPI_Barrier";
-        SlaveRuntime rt = Session.enter(call);
+        collective("MPI_Barrier", CollectiveBuilder::barrier);
+    }
+
+    /** Copies {@code count} items of the root's {@code buf} into every other member's {@code buf}. */
+    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("MPI_Bcast", b -> b.bcast(buf, count, type, root));
+    }
+
+    /**
+     * Each member sends {@code sendcount} items; the root receives rank i's at item
+     * {@code i * recvcount} of {@code recvbuf} (which only the root uses; others may pass null).
+     */
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype,
+                             Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Gather", b -> b.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+    }
+
+    /**
+     * In-place gather: at the root {@code buf} is the whole receive area ({@code count} items per
+     * rank) with its own block already in its slot; elsewhere {@code buf} holds the items to send.
+     */
+    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("MPI_Gather", b -> b.gatherInPlace(buf, count, type, root));
+    }
+
+    /** As gather, with rank i's {@code recvcount[i]} items landing at item {@code displs[i]} of the root's {@code recvbuf}. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype,
+                              Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        collective("MPI_Gatherv", b -> b.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
+    }
+
+    /** The root's in-place gatherv: its own block already sits at {@code displs[root]}; the others call the next form. */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        collective("MPI_Gatherv", b -> b.gathervInPlaceAtRoot(recvbuf, recvcount, displs, recvtype, root));
+    }
+
+    /** The non-roots' side of an in-place gatherv: they send {@code sendcount} items. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        collective("MPI_Gatherv", b -> b.gathervInPlaceOffRoot(sendbuf, sendcount, sendtype, root));
+    }
+
+    /**
+     * The root sends items {@code i * sendcount} onwards of {@code sendbuf} (which only the root
+     * uses) to rank i; every member receives its block into {@code recvbuf}.
+     */
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype,
+                              Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Scatter", b -> b.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root));
+    }
+
+    /**
+     * In-place scatter: at the root {@code buf} is the whole send area and its own block stays in
+     * place; elsewhere {@code buf} receives {@code count} items.
+     */
+    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+        collective("MPI_Scatter", b -> b.scatterInPlace(buf, count, type, root));
+    }
+
+    /** As scatter, with rank i's {@code sendcount[i]} items taken from item {@code displs[i]} of the root's {@code sendbuf}. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                               Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Scatterv", b -> b.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
+    }
+
+    /** The root's in-place scatterv: its own block stays in place; the others call the next form. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        collective("MPI_Scatterv", b -> b.scattervInPlaceAtRoot(sendbuf, sendcount, displs, sendtype, root));
+    }
+
+    /** The non-roots' side of an in-place scatterv: they receive {@code recvcount} items. */
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        collective("MPI_Scatterv", b -> b.scattervInPlaceOffRoot(recvbuf, recvcount, recvtype, root));
+    }
+
+    /** Gather to every member: rank i's items land at item {@code i * recvcount} of each {@code recvbuf}. */
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype,
+                                Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        collective("MPI_Allgather", b -> b.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    /** In-place allGather: {@code buf} is the whole receive area, each member's own block already in its slot. */
+    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+        collective("MPI_Allgather", b -> b.allGatherInPlace(buf, count, type));
+    }
+
+    /** As allGather, with rank i's {@code recvcount[i]} items landing at item {@code displs[i]}. */
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype,
+                                 Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        collective("MPI_Allgatherv", b -> b.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+    }
+
+    /** In-place allGatherv: each member's own block already sits at {@code displs[rank]}. */
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        collective("MPI_Allgatherv", b -> b.allGathervInPlace(recvbuf, recvcount, displs, recvtype));
+    }
+
+    /** Every member sends block j of {@code sendbuf} to rank j and receives rank i's block at block i of {@code recvbuf}. */
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype,
+                               Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        collective("MPI_Alltoall", b -> b.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    /** As allToAll with per-rank counts and displacements on both sides. */
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        collective("MPI_Alltoallv",
+                b -> b.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
+    }
+
+    /** Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error. */
+    public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
+        throw unsupported("MPI_Alltoallw", "use allToAllv, one datatype per side");
+    }
+
+    /**
+     * Combines the members' {@code count} items element by element with {@code op}, in rank
+     * order; the result lands in the root's {@code recvbuf} (which only the root uses).
+     */
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        collective("MPI_Reduce", b -> b.reduce(sendbuf, recvbuf, count, type, op, root));
+    }
+
+    /** In-place reduce: {@code buf} is every member's input, and receives the result at the root. */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        collective("MPI_Reduce", b -> b.reduceInPlace(buf, count, type, op, root));
+    }
+
+    /** As reduce, with the result in every member's {@code recvbuf}. */
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Allreduce", b -> b.reduceToAll(CollectiveKind.ALLREDUCE, sendbuf, recvbuf, count, type, op));
+    }
+
+    /** In-place allReduce: {@code buf} is the input and receives the result. */
+    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Allreduce", b -> b.reduceToAllInPlace(CollectiveKind.ALLREDUCE, buf, count, type, op));
+    }
+
+    /**
+     * Reduces vectors of {@code sum(recvcounts)} items and scatters the result: rank i receives
+     * its {@code recvcounts[i]} items (block i) in {@code recvbuf}.
+     */
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        collective("MPI_Reduce_scatter", b -> b.reduceScatter(sendbuf, recvbuf, recvcounts, type, op));
+    }
+
+    /** In-place reduceScatter: {@code buf} holds the whole input; this rank's block of the result lands at its start. */
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        collective("MPI_Reduce_scatter", b -> b.reduceScatterInPlace(buf, counts, type, op));
+    }
+
+    /** As reduceScatter with {@code recvcount} items for every rank. */
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        collective("MPI_Reduce_scatter_block", b -> b.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op));
+    }
+
+    /** In-place reduceScatterBlock: {@code buf} holds the whole input; this rank's block lands at its start. */
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+        collective("MPI_Reduce_scatter_block", b -> b.reduceScatterBlockInPlace(buf, count, type, op));
+    }
+
+    /**
+     * Computes {@code inBuf op inOutBuf} into {@code inOutBuf}, locally, for {@code count} items
+     * ({@code inBuf} counts as the lower rank for a non-commutative operator). Errors go to
+     * {@code MPI.COMM_WORLD}'s handler.
+     */
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
+        String call = "MPI_Reduce_local";
+        Session.enter(call);
         try {
-            rt.collective(commId, CollectiveKind.BARRIER, 0, ReduceOp.NONE, ElementType.NONE, 0, new long[0],
-                    ByteBuffer.allocate(0));
+            Span in = new Span(inBuf, 0, count, type).checked(call, false);
+            Span inOut = new Span(inOutBuf, 0, count, type).checked(call, true);
+            if (op == null) {
+                throw MPIException.of(MPI.ERR_OP, call + ": null operator");
+            }
+            ReduceOp wire = op.wireFor(call, type);
+            ByteBuffer acc = packed(in);
+            ByteBuffer next = packed(inOut);
+            if (op.isUserDefined()) {
+                op.applyUserFunction(acc, next, count, type);
+                inOut.unpackFrom(next.clear());
+            } else {
+                LocalReduction.combine(wire, type.element, acc, next, count);
+                inOut.unpackFrom(acc.clear());
+            }
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.handle(e);
+        }
+    }
+
+    private static ByteBuffer packed(Span span) {
+        ByteBuffer b = ByteBuffer.allocateDirect(span.bytes()).order(ByteOrder.nativeOrder());
+        span.packInto(b);
+        return b.clear();
+    }
+
+    // ---------------------------------------------------------------- nonblocking collectives
+
+    /**
+     * Starts a barrier; the request completes once every member has started it.
+     * Every nonblocking collective hands the master this rank's data at once, and takes direct
+     * Buffers only ({@link IllegalArgumentException} otherwise, as in Open MPI).
+     */
+    public final Request iBarrier() throws MPIException {
+        return iCollective("MPI_Ibarrier", CollectiveBuilder::barrier);
+    }
+
+    /** Nonblocking {@link #bcast}. */
+    public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return iCollective("MPI_Ibcast", b -> b.bcast(buf, count, type, root), buf);
+    }
+
+    /** Nonblocking {@link #gather(Object, int, Datatype, Object, int, Datatype, int)}. */
+    public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                 Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return iCollective("MPI_Igather", b -> b.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
+                sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #gather(Object, int, Datatype, int)}. */
+    public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return iCollective("MPI_Igather", b -> b.gatherInPlace(buf, count, type, root), buf);
+    }
+
+    /** Nonblocking {@link #gatherv(Object, int, Datatype, Object, int[], int[], Datatype, int)}. */
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                  Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        return iCollective("MPI_Igatherv",
+                b -> b.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root), sendbuf, recvbuf);
+    }
+
+    /** Nonblocking root side of the in-place {@link #gatherv(Object, int[], int[], Datatype, int)}. */
+    public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+            throws MPIException {
+        return iCollective("MPI_Igatherv", b -> b.gathervInPlaceAtRoot(recvbuf, recvcount, displs, recvtype, root), recvbuf);
+    }
+
+    /** Nonblocking non-root side of the in-place {@link #gatherv(Object, int, Datatype, int)}. */
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+        return iCollective("MPI_Igatherv", b -> b.gathervInPlaceOffRoot(sendbuf, sendcount, sendtype, root), sendbuf);
+    }
+
+    /** Nonblocking {@link #scatter(Object, int, Datatype, Object, int, Datatype, int)}. */
+    public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                  Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return iCollective("MPI_Iscatter", b -> b.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
+                sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #scatter(Object, int, Datatype, int)}. */
+    public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
+        return iCollective("MPI_Iscatter", b -> b.scatterInPlace(buf, count, type, root), buf);
+    }
+
+    /** Nonblocking {@link #scatterv(Object, int[], int[], Datatype, Object, int, Datatype, int)}. */
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
+                                   Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return iCollective("MPI_Iscatterv",
+                b -> b.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root), sendbuf, recvbuf);
+    }
+
+    /** Nonblocking root side of the in-place {@link #scatterv(Object, int[], int[], Datatype, int)}. */
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+            throws MPIException {
+        return iCollective("MPI_Iscatterv", b -> b.scattervInPlaceAtRoot(sendbuf, sendcount, displs, sendtype, root),
+                sendbuf);
+    }
+
+    /** Nonblocking non-root side of the in-place {@link #scatterv(Object, int, Datatype, int)}. */
+    public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+        return iCollective("MPI_Iscatterv", b -> b.scattervInPlaceOffRoot(recvbuf, recvcount, recvtype, root), recvbuf);
+    }
+
+    /** Nonblocking {@link #allGather(Object, int, Datatype, Object, int, Datatype)}. */
+    public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                    Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        return iCollective("MPI_Iallgather", b -> b.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
+                sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #allGather(Object, int, Datatype)}. */
+    public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
+        return iCollective("MPI_Iallgather", b -> b.allGatherInPlace(buf, count, type), buf);
+    }
+
+    /** Nonblocking {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}. */
+    public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                     Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        return iCollective("MPI_Iallgatherv",
+                b -> b.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype), sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #allGatherv(Object, int[], int[], Datatype)}. */
+    public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
+        return iCollective("MPI_Iallgatherv", b -> b.allGathervInPlace(buf, count, displs, type), buf);
+    }
+
+    /** Nonblocking {@link #allToAll}. */
+    public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                   Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        return iCollective("MPI_Ialltoall", b -> b.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
+                sendbuf, recvbuf);
+    }
+
+    /** Nonblocking {@link #allToAllv}. */
+    public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                    Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        return iCollective("MPI_Ialltoallv",
+                b -> b.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype),
+                sendbuf, recvbuf);
+    }
+
+    /** Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error. */
+    public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                    Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
+            throws MPIException {
+        throw unsupported("MPI_Ialltoallw", "use iAllToAllv, one datatype per side");
+    }
+
+    /** Nonblocking {@link #reduce(Object, Object, int, Datatype, Op, int)}. */
+    public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
+        return iCollective("MPI_Ireduce", b -> b.reduce(sendbuf, recvbuf, count, type, op, root), sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #reduce(Object, int, Datatype, Op, int)}. */
+    public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
+        return iCollective("MPI_Ireduce", b -> b.reduceInPlace(buf, count, type, op, root), buf);
+    }
+
+    /** Nonblocking {@link #allReduce(Object, Object, int, Datatype, Op)}. */
+    public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return iCollective("MPI_Iallreduce",
+                b -> b.reduceToAll(CollectiveKind.ALLREDUCE, sendbuf, recvbuf, count, type, op), sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #allReduce(Object, int, Datatype, Op)}. */
+    public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iCollective("MPI_Iallreduce", b -> b.reduceToAllInPlace(CollectiveKind.ALLREDUCE, buf, count, type, op), buf);
+    }
+
+    /** Nonblocking {@link #reduceScatter(Object, Object, int[], Datatype, Op)}. */
+    public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
+            throws MPIException {
+        return iCollective("MPI_Ireduce_scatter", b -> b.reduceScatter(sendbuf, recvbuf, recvcounts, type, op),
+                sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #reduceScatter(Object, int[], Datatype, Op)}. */
+    public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+        return iCollective("MPI_Ireduce_scatter", b -> b.reduceScatterInPlace(buf, counts, type, op), buf);
+    }
+
+    /** Nonblocking {@link #reduceScatterBlock(Object, Object, int, Datatype, Op)}. */
+    public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
+            throws MPIException {
+        return iCollective("MPI_Ireduce_scatter_block", b -> b.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op),
+                sendbuf, recvbuf);
+    }
+
+    /** Nonblocking in-place {@link #reduceScatterBlock(Object, int, Datatype, Op)}. */
+    public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return iCollective("MPI_Ireduce_scatter_block", b -> b.reduceScatterBlockInPlace(buf, count, type, op), buf);
+    }
+
+    // ---------------------------------------------------------------- neighbourhood collectives
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype,
+                                        Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        throw unsupported("MPI_Neighbor_allgather", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype,
+                                         Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
+            throws MPIException {
+        throw unsupported("MPI_Neighbor_allgatherv", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
+                                       Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        throw unsupported("MPI_Neighbor_alltoall", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                        Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        throw unsupported("MPI_Neighbor_alltoallv", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                            Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        throw unsupported("MPI_Ineighbor_allgather", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                             Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
+            throws MPIException {
+        throw unsupported("MPI_Ineighbor_allgatherv", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
+                                           Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        throw unsupported("MPI_Ineighbor_alltoall", NO_TOPOLOGIES);
+    }
+
+    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                            Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+            throws MPIException {
+        throw unsupported("MPI_Ineighbor_alltoallv", NO_TOPOLOGIES);
+    }
+
+    private static final String NO_TOPOLOGIES = "bdmpi has no topology communicators (createCart, createGraph)";
+
+    private MPIException unsupported(String call, String why) throws MPIException {
+        enter(call);
+        return handle(MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + " is not supported: " + why));
+    }
+
+    // ---------------------------------------------------------------- running collectives
+
+    /** Runs a blocking collective: checks, hands the master this rank's part, waits (parked), places the result. */
+    final void collective(String call, Plan plan) throws MPIException {
+        runCollective(call, enter(call), plan);
+    }
+
+    private void runCollective(String call, SlaveRuntime rt, Plan plan) throws MPIException {
+        CollectiveCall c = plan(call, rt, plan);
+        try {
+            c.run(rt, commId);
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    /** Starts a nonblocking collective; its request places the result when a wait or test completes it. */
+    final Request iCollective(String call, Plan plan, Buffer... buffers) throws MPIException {
+        SlaveRuntime rt = enter(call);
+        for (Buffer b : buffers) {
+            requireDirect(b);
+        }
+        CollectiveCall c = plan(call, rt, plan);
+        try {
+            return Request.collective(this, c.start(rt, commId), c);
+        } catch (IOException e) {
+            throw handle(Errors.transport(call, e));
+        }
+    }
+
+    private CollectiveCall plan(String call, SlaveRuntime rt, Plan plan) throws MPIException {
+        try {
+            return plan.build(new CollectiveBuilder(call, rank(call, rt), size(call, rt)));
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- communicators
+
+    /**
+     * Splits this communicator at the master (collective), waiting (parked) until every member has
+     * called it.
+     *
+     * @return the new communicator, which inherits the error handler; a null one for
+     *         {@code MPI.UNDEFINED}
+     */
+    final Intracomm derive(String call, SlaveRuntime rt, int colour, int key, String how) throws MPIException {
+        if (colour < 0 && colour != MPI.UNDEFINED) {
+            throw handle(MPIException.of(MPI.ERR_ARG, call + ": invalid colour " + colour
+                    + " (valid: 0 or more, or MPI.UNDEFINED)"));
+        }
+        int[] made;
+        try {
+            made = rt.split(commId, colour, key);
+        } catch (IOException e) {
+            throw handle(Errors.transport(call, e));
+        }
+        if (made[0] == Protocol.NO_COMM) {
+            return Intracomm.nullComm();
+        }
+        Intracomm c = new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " " + how + " FROM " + name);
+        ((Comm) c).errhandler = errhandler;
+        return c;
+    }
+
+    /** Where this communicator's members live (asked of the master once per MPI life), for the BDMPI extensions. */
+    final MasterReply.CommInfo nodeInfo(String call) throws MPIException {
+        SlaveRuntime rt = enter(call);
+        try {
+            return info(call, rt);
+        } catch (MPIException e) {
+            throw handle(e);
         }
     }
 
@@ -360,15 +956,54 @@ public class Comm implements Freeable {
         return e;
     }
 
+    // ---------------------------------------------------------------- membership
+
+    /**
+     * As {@link Session#enter}, and refuses a null communicator: its error goes to
+     * {@code MPI.COMM_WORLD}'s handler, as a null handle has none of its own.
+     */
+    final SlaveRuntime enter(String call) throws MPIException {
+        SlaveRuntime rt = Session.enter(call);
+        if (isNull()) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_COMM, call + ": null communicator ("
+                    + (freed ? "freed" : "from a split with MPI.UNDEFINED") + ")"));
+        }
+        return rt;
+    }
+
+    /** This rank in the communicator; not passed to the handler. */
+    private int rank(String call, SlaveRuntime rt) throws MPIException {
+        if (knownRank >= 0) {
+            return knownRank;
+        }
+        return commId == Protocol.COMM_WORLD_ID ? rt.environment().worldRank() : info(call, rt).rank();
+    }
+
+    /** The communicator's size; not passed to the handler. */
+    private int size(String call, SlaveRuntime rt) throws MPIException {
+        if (knownSize >= 0) {
+            return knownSize;
+        }
+        return commId == Protocol.COMM_WORLD_ID ? rt.environment().worldSize() : info(call, rt).size();
+    }
+
+    /** Where the members live: asked once per MPI life, as membership never changes. Not passed to the handler. */
+    private MasterReply.CommInfo info(String call, SlaveRuntime rt) throws MPIException {
+        CachedInfo cached = cachedInfo;
+        if (cached != null && cached.runtime() == rt) {
+            return cached.info();
+        }
+        MasterReply.CommInfo info;
+        try {
+            info = rt.queryComm(commId);
+        } catch (IOException e) {
+            throw Errors.transport(call, e);
+        }
+        cachedInfo = new CachedInfo(rt, info);
+        return info;
+    }
+
     // ---------------------------------------------------------------- checks
-
-    private int rank(SlaveRuntime rt) {
-        return commId == Protocol.COMM_SELF_ID ? 0 : rt.environment().worldRank();
-    }
-
-    private int size(SlaveRuntime rt) {
-        return commId == Protocol.COMM_SELF_ID ? 1 : rt.environment().worldSize();
-    }
 
     private int checkSend(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
@@ -400,7 +1035,7 @@ public class Comm implements Freeable {
     }
 
     private void checkRank(String call, SlaveRuntime rt, int rank, boolean anySource) throws MPIException {
-        int size = size(rt);
+        int size = size(call, rt);
         if ((rank < 0 || rank >= size) && rank != MPI.PROC_NULL && !(anySource && rank == MPI.ANY_SOURCE)) {
             throw MPIException.of(MPI.ERR_RANK, call + ": invalid rank " + rank + " in " + name + " of size " + size);
         }

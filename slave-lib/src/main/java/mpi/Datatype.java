@@ -1,9 +1,14 @@
 package mpi;
 
+import io.bdmpi.protocol.ElementType;
+
 /**
- * An MPI datatype. Only the basic types exist so far. Each has a Java element type, its "base"
- * (int for {@code MPI.INT}), that a buffer for it must have, and an extent of one base unit: sizes,
- * extents and bounds are counted in base units, not bytes, as in Open MPI's bindings.
+ * An MPI datatype. Each has a Java element type, its "base" (int for {@code MPI.INT}), that a
+ * buffer for it must have, and an extent in base units: sizes, extents and bounds are counted in
+ * base units, not bytes, as in Open MPI's bindings. The basic types have an extent of one; the
+ * MINLOC/MAXLOC pair types ({@code MPI.INT2}, {@code MPI.DOUBLE_INT}, ...) are byte-based C structs
+ * whose extent is their size in bytes, padding included; {@link Struct#getType()} makes byte-based
+ * types of a struct's extent.
  *
  * <p>These getters read Java fields only, so unlike Open MPI's they also work outside
  * {@code Init}/{@code Finalize}.
@@ -32,39 +37,69 @@ public final class Datatype implements Freeable {
     }
 
     final Base base;
+    /** Base units from one item to the next. */
+    final int extent;
+    /** Base units of data in one item (less than the extent when the item has padding). */
+    private final int size;
+    /** Base units from the first to the last byte of data of one item. */
+    private final int trueExtent;
+    /** How the master reduces items of this type; null when no predefined operator applies (PACKED, structs). */
+    final ElementType element;
     private final String name;
 
-    Datatype(Base base, String name) {
+    private Datatype(Base base, int extent, int size, int trueExtent, ElementType element, String name) {
         this.base = base;
+        this.extent = extent;
+        this.size = size;
+        this.trueExtent = trueExtent;
+        this.element = element;
         this.name = name;
+    }
+
+    /** A basic type: one element of {@code base} per item. */
+    static Datatype basic(Base base, ElementType element, String name) {
+        return new Datatype(base, 1, 1, 1, element, name);
+    }
+
+    /**
+     * A {value; int index} pair as C lays it out: the value at byte 0, the index at
+     * {@code indexOffset}, the whole padded to {@code element.size} bytes.
+     */
+    static Datatype pair(ElementType element, int valueBytes, int indexOffset, String name) {
+        return new Datatype(Base.BYTE, element.size, valueBytes + 4, indexOffset + 4, element, name);
+    }
+
+    /** Opaque bytes of a struct: moved as they are, never reduced by a predefined operator. */
+    static Datatype structBytes(int extent, String name) {
+        return new Datatype(Base.BYTE, extent, extent, extent, null, name);
     }
 
     /** Bytes of one item of this type in a message. */
     int byteSize() {
-        return base.bytes;
+        return base.bytes * extent;
     }
 
-    /** Extent in base units: 1 for every basic type. */
+    /** Extent in base units: 1 for the basic types, bytes for the pair types. */
     public int getExtent() throws MPIException {
-        return 1;
+        return extent;
     }
 
-    /** Size in base units: 1 for every basic type. */
+    /** Size in base units, padding excluded: 1 for the basic types, bytes for the pair types. */
     public int getSize() throws MPIException {
-        return 1;
+        return size;
     }
 
-    /** Lower bound in base units: 0 for every basic type. */
+    /** Lower bound in base units: 0 for every type here. */
     public int getLb() throws MPIException {
         return 0;
     }
 
-    /** True extent in base units: 1 for every basic type. */
+    /** True extent in base units: from the first to the last byte of data of an item. */
     public int getTrueExtent() throws MPIException {
-        return 1;
+        return trueExtent;
     }
 
-    /** True lower bound in base units: 0 for every basic type. */
+    /** True lower bound in base units: 0 for every type here. */
     public int getTrueLb() throws MPIException {
         return 0;
     }
@@ -74,7 +109,7 @@ public final class Datatype implements Freeable {
         return name;
     }
 
-    /** Does nothing: basic types are committed from the start. */
+    /** Does nothing: every type here is committed from the start. */
     public void commit() throws MPIException {
     }
 

@@ -1,6 +1,8 @@
 package mpi;
 
+import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.Protocol;
+import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.slave.ProcessMemory;
 import io.bdmpi.slave.SlaveEnvironment;
 import io.bdmpi.slave.SlaveRuntime;
@@ -41,6 +43,30 @@ public final class MPI {
 
     /** A basic datatype; the Java type a buffer for it must have is in {@link Datatype}. */
     public static final Datatype BYTE, CHAR, SHORT, BOOLEAN, INT, LONG, FLOAT, DOUBLE, PACKED;
+    /**
+     * A {value; int index} pair for {@link #MINLOC} and {@link #MAXLOC}, laid out as the C struct:
+     * byte-based, so held in a {@code byte[]} or (typically) a direct ByteBuffer and accessed
+     * through {@link #int2}, {@link #shortInt}, {@link #longInt}, {@link #floatInt} and
+     * {@link #doubleInt}. Extents in bytes: 8, 8, 16, 8, 16.
+     */
+    public static final Datatype INT2, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT;
+    /** Accessors of the pairs of {@link #INT2}, {@link #SHORT_INT}, ... in a byte buffer. */
+    public static final Int2 int2;
+    /** Accessor of {@link #SHORT_INT} pairs. */
+    public static final ShortInt shortInt;
+    /** Accessor of {@link #LONG_INT} pairs. */
+    public static final LongInt longInt;
+    /** Accessor of {@link #FLOAT_INT} pairs. */
+    public static final FloatInt floatInt;
+    /** Accessor of {@link #DOUBLE_INT} pairs. */
+    public static final DoubleInt doubleInt;
+
+    /**
+     * The predefined reduction operators. {@code MINLOC} and {@code MAXLOC} take the pair types;
+     * {@code REPLACE} and {@code NO_OP} exist for source compatibility (they belong to one-sided
+     * accumulates) and are an {@code MPI.ERR_OP} error in every reduction here.
+     */
+    public static final Op MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC, REPLACE, NO_OP;
 
     /** Wildcards and special ranks. */
     public static final int ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, UNDEFINED;
@@ -145,22 +171,48 @@ public final class MPI {
         ERR_SYSRESOURCE = -2;
         ERR_LASTCODE = 92;
 
-        BYTE = new Datatype(Datatype.Base.BYTE, "MPI_BYTE");
-        CHAR = new Datatype(Datatype.Base.CHAR, "MPI_CHAR");
-        SHORT = new Datatype(Datatype.Base.SHORT, "MPI_SHORT");
-        BOOLEAN = new Datatype(Datatype.Base.BOOLEAN, "MPI_BOOLEAN");
-        INT = new Datatype(Datatype.Base.INT, "MPI_INT");
-        LONG = new Datatype(Datatype.Base.LONG, "MPI_LONG");
-        FLOAT = new Datatype(Datatype.Base.FLOAT, "MPI_FLOAT");
-        DOUBLE = new Datatype(Datatype.Base.DOUBLE, "MPI_DOUBLE");
-        PACKED = new Datatype(Datatype.Base.BYTE, "MPI_PACKED");
+        BYTE = Datatype.basic(Datatype.Base.BYTE, ElementType.BYTE, "MPI_BYTE");
+        CHAR = Datatype.basic(Datatype.Base.CHAR, ElementType.CHAR, "MPI_CHAR");
+        SHORT = Datatype.basic(Datatype.Base.SHORT, ElementType.SHORT, "MPI_SHORT");
+        BOOLEAN = Datatype.basic(Datatype.Base.BOOLEAN, ElementType.BOOLEAN, "MPI_BOOLEAN");
+        INT = Datatype.basic(Datatype.Base.INT, ElementType.INT, "MPI_INT");
+        LONG = Datatype.basic(Datatype.Base.LONG, ElementType.LONG, "MPI_LONG");
+        FLOAT = Datatype.basic(Datatype.Base.FLOAT, ElementType.FLOAT, "MPI_FLOAT");
+        DOUBLE = Datatype.basic(Datatype.Base.DOUBLE, ElementType.DOUBLE, "MPI_DOUBLE");
+        // Packed bytes have no element type: no operator reduces them.
+        PACKED = Datatype.basic(Datatype.Base.BYTE, null, "MPI_PACKED");
+        INT2 = Datatype.pair(ElementType.INT2, 4, 4, "MPI_2INT");
+        SHORT_INT = Datatype.pair(ElementType.SHORT_INT, 2, 4, "MPI_SHORT_INT");
+        LONG_INT = Datatype.pair(ElementType.LONG_INT, 8, 8, "MPI_LONG_INT");
+        FLOAT_INT = Datatype.pair(ElementType.FLOAT_INT, 4, 4, "MPI_FLOAT_INT");
+        DOUBLE_INT = Datatype.pair(ElementType.DOUBLE_INT, 8, 8, "MPI_DOUBLE_INT");
+        int2 = new Int2();
+        shortInt = new ShortInt();
+        longInt = new LongInt();
+        floatInt = new FloatInt();
+        doubleInt = new DoubleInt();
+
+        MAX = Op.predefined(ReduceOp.MAX, "MPI_MAX");
+        MIN = Op.predefined(ReduceOp.MIN, "MPI_MIN");
+        SUM = Op.predefined(ReduceOp.SUM, "MPI_SUM");
+        PROD = Op.predefined(ReduceOp.PROD, "MPI_PROD");
+        LAND = Op.predefined(ReduceOp.LAND, "MPI_LAND");
+        BAND = Op.predefined(ReduceOp.BAND, "MPI_BAND");
+        LOR = Op.predefined(ReduceOp.LOR, "MPI_LOR");
+        BOR = Op.predefined(ReduceOp.BOR, "MPI_BOR");
+        LXOR = Op.predefined(ReduceOp.LXOR, "MPI_LXOR");
+        BXOR = Op.predefined(ReduceOp.BXOR, "MPI_BXOR");
+        MINLOC = Op.predefined(ReduceOp.MINLOC, "MPI_MINLOC");
+        MAXLOC = Op.predefined(ReduceOp.MAXLOC, "MPI_MAXLOC");
+        REPLACE = Op.predefined(null, "MPI_REPLACE");
+        NO_OP = Op.predefined(null, "MPI_NO_OP");
 
         ERRORS_ARE_FATAL = Errhandler.FATAL;
         ERRORS_ABORT = Errhandler.ABORT;
         ERRORS_RETURN = Errhandler.RETURN;
 
         COMM_WORLD = new Intracomm(Protocol.COMM_WORLD_ID, "MPI_COMM_WORLD");
-        COMM_SELF = new Intracomm(Protocol.COMM_SELF_ID, "MPI_COMM_SELF");
+        COMM_SELF = new Intracomm(Protocol.COMM_SELF_ID, 0, 1, "MPI_COMM_SELF");
         REQUEST_NULL = Request.nullRequest();
     }
 

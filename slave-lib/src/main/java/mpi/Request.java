@@ -1,5 +1,6 @@
 package mpi;
 
+import io.bdmpi.slave.CollectiveResult;
 import io.bdmpi.slave.Completed;
 import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
@@ -15,58 +16,113 @@ import java.util.Map;
  * A nonblocking operation.
  *
  * <p>A send request is complete when created: the master owns the message. A receive request is
- * posted to the master at once and matched there in posting order. Its message is fetched by the
- * wait and test calls: each asks the master, in one round trip, for the messages of all the
- * receives it names that have none yet, and copies every message that comes into its request's
- * buffer right away. The request is then <em>ready</em> but still active: a wait or test call
+ * posted to the master at once and matched there in posting order; a nonblocking collective hands
+ * the master its part at once. Their outcomes are fetched by the wait and test calls: each asks
+ * the master, in one round trip, for the outcomes of all the requests it names that have none yet
+ * (receives and collectives alike), and copies every one that comes into its request's buffers
+ * right away. The request is then <em>ready</em> but still active: a wait or test call
  * completes it as MPI sees it (testAll, say, only when all are ready), and a completed request
  * becomes a null request in place, so arrays passed to the static calls can be passed again.
  *
- * <p>Errors found when the message came (truncation) are raised, through the error handler of
- * the receive's communicator, when the request completes.
+ * <p>Errors found when the outcome came (truncation) are raised, through the error handler of
+ * the operation's communicator, when the request completes.
  *
  * <p>Not thread-safe: a request belongs to one thread at a time ({@code THREAD_SERIALIZED}).
  */
 public class Request implements Freeable {
 
-    /** The receive's communicator; null for other requests. */
+    /**
+     * What a pending request does with the outcome the master hands over: copy a message or a
+     * collective's result into the program's buffers.
+     */
+    interface Landing {
+
+        /**
+         * Takes the outcome in.
+         *
+         * @param call the wait or test call that collected it, for messages
+         * @return the operation's status
+         * @throws MPIException an error to raise when the request completes
+         */
+        Status land(String call, Completed outcome) throws MPIException;
+
+        /** Whether the operation may still be withdrawn: receives may, collectives not. */
+        boolean cancellable();
+    }
+
+    /** The operation's communicator; null for requests complete from the start. */
     private final Comm comm;
-    /** Id of the posted receive at the master; 0 for other requests. */
+    /** Id of the operation at the master; 0 for requests complete from the start. */
     private final long id;
-    private final Buffer buf;
-    private final int count;
-    private final Datatype type;
+    /** Where a pending operation's outcome goes; null for requests complete from the start. */
+    private final Landing landing;
     /** False once completed by a wait or test (or freed): a null request. */
     private boolean active;
-    /** What the operation found, once known; null while the message is still at the master. */
+    /** What the operation found, once known; null while its outcome is still at the master. */
     private Status outcome;
-    /** An error found when the message came, raised when the request completes. */
+    /** An error found when the outcome came, raised when the request completes. */
     private MPIException error;
 
-    Request(Comm comm, long id, Buffer buf, int count, Datatype type, boolean active, Status outcome) {
+    private Request(Comm comm, long id, Landing landing, boolean active, Status outcome) {
         this.comm = comm;
         this.id = id;
-        this.buf = buf;
-        this.count = count;
-        this.type = type;
+        this.landing = landing;
         this.active = active;
         this.outcome = outcome;
     }
 
     static Request nullRequest() {
-        return new Request(null, 0, null, 0, null, false, null);
+        return new Request(null, 0, null, false, null);
     }
 
     static Request completedSend() {
-        return new Request(null, 0, null, 0, null, true, Status.empty());
+        return new Request(null, 0, null, true, Status.empty());
     }
 
     static Request completedProcNull() {
-        return new Request(null, 0, null, 0, null, true, Status.procNull());
+        return new Request(null, 0, null, true, Status.procNull());
     }
 
+    /** A posted receive; its message lands in {@code buf} (which the request keeps alive). */
     static Request receive(Comm comm, long id, Buffer buf, int count, Datatype type) {
-        return new Request(comm, id, buf, count, type, true, null);
+        return new Request(comm, id, new Landing() {
+            @Override
+            public Status land(String call, Completed outcome) throws MPIException {
+                if (!(outcome instanceof Received m)) {
+                    throw unexpected(call, outcome);
+                }
+                return Comm.deliver(call, m, buf, count, type);
+            }
+
+            @Override
+            public boolean cancellable() {
+                return true;
+            }
+        }, true, null);
+    }
+
+    /** A started nonblocking collective; its result lands where {@code collective} says. */
+    static Request collective(Comm comm, long id, CollectiveCall collective) {
+        return new Request(comm, id, new Landing() {
+            @Override
+            public Status land(String call, Completed outcome) throws MPIException {
+                if (!(outcome instanceof CollectiveResult r)) {
+                    throw unexpected(collective.name, outcome);
+                }
+                collective.place(r);
+                return Status.empty();
+            }
+
+            @Override
+            public boolean cancellable() {
+                return false;
+            }
+        }, true, null);
+    }
+
+    private static MPIException unexpected(String call, Completed outcome) {
+        return MPIException.of(MPI.ERR_INTERN, call + ": the bdmpi master answered request " + outcome.requestId()
+                + " with a " + outcome.getClass().getSimpleName());
     }
 
     // ---------------------------------------------------------------- one request
@@ -130,12 +186,16 @@ public class Request implements Freeable {
      * Withdraws a receive that no message has matched yet; its completion then reports
      * {@link Status#isCancelled()}. Does nothing to a send (complete already) or to a receive whose
      * message has matched. The request must still be completed by a wait, test or free.
+     * Cancelling a nonblocking collective is an error ({@code MPI.ERR_REQUEST}), as in MPI.
      */
     public void cancel() throws MPIException {
         String call = "MPI_Cancel";
         SlaveRuntime rt = Session.enter(call);
         if (!pending()) {
             return;
+        }
+        if (!landing.cancellable()) {
+            throw comm.handle(MPIException.of(MPI.ERR_REQUEST, call + ": a nonblocking collective cannot be cancelled"));
         }
         try {
             if (rt.cancel(id)) {
@@ -148,14 +208,17 @@ public class Request implements Freeable {
 
     /**
      * Releases the request; it becomes null. A receive still waiting for a message is withdrawn;
-     * one whose message has matched still gets it in its buffer, and any error is dropped.
+     * one whose message has matched still gets it in its buffer, and any error is dropped. A
+     * nonblocking collective is waited for (parked) first: its result must still land.
      */
     @Override
     public void free() throws MPIException {
         String call = "MPI_Request_free";
         SlaveRuntime rt = Session.enter(call);
         if (pending()) {
-            cancel();
+            if (landing.cancellable()) {
+                cancel();
+            }
             if (pending()) {
                 collect(call, rt, List.of(this), 1, true);
             }
@@ -326,7 +389,7 @@ public class Request implements Freeable {
 
     // ---------------------------------------------------------------- internals
 
-    /** Active, and its message not here yet: only receives are ever pending. */
+    /** Active, and its outcome not here yet: only receives and collectives are ever pending. */
     private boolean pending() {
         return active && outcome == null;
     }
@@ -346,8 +409,8 @@ public class Request implements Freeable {
     }
 
     /**
-     * Asks the master, in one round trip, for the messages of {@code pending} receives and copies
-     * each into its request's buffer.
+     * Asks the master, in one round trip, for the outcomes of {@code pending} receives and
+     * collectives, and lands each in its request's buffers.
      *
      * @param minReady with {@code block}, wait (parked) until this many of them have a message
      *                 (capped at their number)
@@ -372,22 +435,22 @@ public class Request implements Freeable {
         }
         for (Completed c : got) {
             Request r = byId.get(c.requestId());
-            Received m = (Received) c;
-            if (r == null || !r.pending()) {
+            if (r != null && r.pending()) {
+                r.arrive(call, c);
+            } else if (c instanceof Received m) {
                 m.discard(); // Not asked for: never from a correct master, but the spill file must go.
-            } else {
-                r.arrive(call, m);
             }
         }
     }
 
-    /** Takes in the message of this receive: into the buffer now, or an error for completion. */
-    private void arrive(String call, Received m) {
+    /** Takes in the outcome: into the buffers now, or an error for completion. */
+    private void arrive(String call, Completed c) {
         try {
-            outcome = Comm.deliver(call, m, buf, count, type);
+            outcome = landing.land(call, c);
         } catch (MPIException e) {
             error = e;
-            outcome = Status.received(m.source(), m.tag(), m.length()).withError(e.getErrorClass());
+            Status failed = c instanceof Received m ? Status.received(m.source(), m.tag(), m.length()) : Status.empty();
+            outcome = failed.withError(e.getErrorClass());
         }
     }
 

@@ -57,6 +57,21 @@ class BeforeInitTest {
     }
 
     @Test
+    void shouldRefuseCollectivesAndCommunicatorCallsBeforeInit() {
+        assertRefused(() -> MPI.COMM_WORLD.bcast(new int[1], 1, MPI.INT, 0));
+        assertRefused(() -> MPI.COMM_WORLD.allReduce(new int[1], 1, MPI.INT, MPI.SUM));
+        assertRefused(() -> MPI.COMM_WORLD.scan(new int[1], 1, MPI.INT, MPI.SUM));
+        assertRefused(() -> MPI.COMM_WORLD.iBarrier());
+        assertRefused(() -> MPI.COMM_WORLD.iAllReduce(IntBuffer.allocate(1), 1, MPI.INT, MPI.SUM));
+        assertRefused(() -> Comm.reduceLocal(new int[1], new int[1], 1, MPI.INT, MPI.SUM));
+        assertRefused(() -> MPI.COMM_WORLD.dup());
+        assertRefused(() -> MPI.COMM_WORLD.split(0, 0));
+        assertRefused(() -> BDMPI.COMM_NODE.getRank());
+        assertRefused(BDMPI::criticalEnter);
+        assertRefused(() -> BDMPI.getNodeSize(MPI.COMM_WORLD));
+    }
+
+    @Test
     void shouldAnswerStateQueriesBeforeInit() throws Exception {
         assertFalse(MPI.isInitialized());
         assertFalse(MPI.isFinalized());

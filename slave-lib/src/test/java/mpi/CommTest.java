@@ -261,9 +261,11 @@ class CommTest extends WithMaster {
     void shouldNameTheCommunicatorOfABarrier() throws Exception {
         MPI.COMM_WORLD.barrier();
         MPI.COMM_SELF.barrier();
-        List<SlaveRequest.Barrier> barriers = requests(SlaveRequest.Barrier.class);
+        List<SlaveRequest.StartCollective> barriers = requests(SlaveRequest.StartCollective.class);
         assertEquals(Protocol.COMM_WORLD_ID, barriers.get(0).commId());
         assertEquals(Protocol.COMM_SELF_ID, barriers.get(1).commId());
+        assertEquals(io.bdmpi.protocol.CollectiveKind.BARRIER, barriers.get(0).kind());
+        assertEquals(0, barriers.get(0).data().length());
     }
 
     // ---------------------------------------------------------------- argument errors

@@ -23,6 +23,9 @@ abstract class WithMaster {
     /** Messages above this many bytes are spilled to a file, as a real slave would. */
     static final int INLINE_MAX = 256;
 
+    /** The communicators that outlive a test's MPI life, with their error handlers. */
+    private static final Comm[] PREDEFINED = {MPI.COMM_WORLD, MPI.COMM_SELF, BDMPI.COMM_CWORLD, BDMPI.COMM_NODE};
+
     @TempDir
     Path dir;
     FakeMaster master;
@@ -32,8 +35,9 @@ abstract class WithMaster {
         Session.reset();
         master = new FakeMaster(dir, INLINE_MAX);
         MPI.init(master.variables(), MPI.THREAD_SINGLE);
-        MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
-        MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
+        for (Comm c : PREDEFINED) {
+            c.setErrhandler(MPI.ERRORS_RETURN);
+        }
         master.clearRequests();
     }
 
@@ -76,6 +80,38 @@ abstract class WithMaster {
         return b.array();
     }
 
+    /** Longs in native order. */
+    static byte[] bytesOf(long... values) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * values.length).order(java.nio.ByteOrder.nativeOrder());
+        b.asLongBuffer().put(values);
+        return b.array();
+    }
+
+    /** Doubles in native order. */
+    static byte[] bytesOf(double... values) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * values.length).order(java.nio.ByteOrder.nativeOrder());
+        b.asDoubleBuffer().put(values);
+        return b.array();
+    }
+
+    /** The bytes a collective start hands the master: inline, or the spill file it names. */
+    byte[] dataOf(SlaveRequest.StartCollective start) throws java.io.IOException {
+        if (start.data() instanceof io.bdmpi.protocol.Payload.Spilled s) {
+            return java.nio.file.Files.readAllBytes(master.spillDir().resolve(s.fileName()));
+        }
+        java.nio.ByteBuffer b = ((io.bdmpi.protocol.Payload.Inline) start.data()).bytes().duplicate();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    /** The only collective the slave has started so far. */
+    SlaveRequest.StartCollective onlyStart() throws java.io.IOException {
+        List<SlaveRequest.StartCollective> starts = requests(SlaveRequest.StartCollective.class);
+        assertEquals(1, starts.size(), "collective starts: " + starts);
+        return starts.get(0);
+    }
+
     static int[] intsOf(java.nio.ByteBuffer bytes) {
         java.nio.IntBuffer view = bytes.duplicate().order(java.nio.ByteOrder.nativeOrder()).asIntBuffer();
         int[] out = new int[view.remaining()];
@@ -86,8 +122,9 @@ abstract class WithMaster {
     @AfterEach
     void endMpi() throws Exception {
         if (!MPI.isFinalized()) {
-            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_ARE_FATAL);
-            MPI.COMM_SELF.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            for (Comm c : PREDEFINED) {
+                c.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            }
         }
         SlaveRuntime rt = Session.connection();
         if (rt != null) {

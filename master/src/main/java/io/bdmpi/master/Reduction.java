@@ -22,8 +22,9 @@ import java.nio.ShortBuffer;
  * Supported combinations:
  * <ul>
  * <li>{@code MAX, MIN, SUM, PROD}: {@code BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE}. Integer
- *     arithmetic wraps as in Java; {@code BYTE} is signed (Java's byte), {@code CHAR} is Java's
- *     unsigned 16-bit char and so compares unsigned and wraps modulo 2<sup>16</sup>.
+ *     arithmetic wraps as in Java. {@code BYTE} is MPI_UINT8_T, as in Open MPI's Java bindings, so
+ *     MAX and MIN compare it unsigned; {@code CHAR} is Java's unsigned 16-bit char and so compares
+ *     unsigned and wraps modulo 2<sup>16</sup>.
  *     {@code MAX} and {@code MIN} on floating-point values are C's {@code a > b ? a : b} and
  *     {@code a < b ? a : b} with {@code a} the accumulated value and {@code b} the next rank's, not
  *     {@link Math#max}: when either is NaN the comparison is false and the <em>next</em> rank's
@@ -147,11 +148,11 @@ final class Reduction {
 
     // ---------------------------------------------------------------- integer types
 
-    /** BYTE (signed) and BOOLEAN: only the operators unsupported() allows for each reach here. */
+    /** BYTE (unsigned) and BOOLEAN: only the operators unsupported() allows for each reach here. */
     private static void bytes(ReduceOp op, ByteBuffer a, ByteBuffer b, int n) {
         switch (op) {
-            case MAX -> { for (int i = 0; i < n; i++) { a.put(i, (byte) Math.max(a.get(i), b.get(i))); } }
-            case MIN -> { for (int i = 0; i < n; i++) { a.put(i, (byte) Math.min(a.get(i), b.get(i))); } }
+            case MAX -> { for (int i = 0; i < n; i++) { a.put(i, (byte) Math.max(a.get(i) & 0xFF, b.get(i) & 0xFF)); } }
+            case MIN -> { for (int i = 0; i < n; i++) { a.put(i, (byte) Math.min(a.get(i) & 0xFF, b.get(i) & 0xFF)); } }
             case SUM -> { for (int i = 0; i < n; i++) { a.put(i, (byte) (a.get(i) + b.get(i))); } }
             case PROD -> { for (int i = 0; i < n; i++) { a.put(i, (byte) (a.get(i) * b.get(i))); } }
             case LAND -> { for (int i = 0; i < n; i++) { a.put(i, (byte) truth(a.get(i) != 0 && b.get(i) != 0)); } }

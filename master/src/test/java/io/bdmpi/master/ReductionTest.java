@@ -137,13 +137,14 @@ class ReductionTest {
         return b.array();
     }
 
-    /** Elements back from native bytes; CHAR comes back unsigned. */
+    /** Elements back from native bytes; BYTE and CHAR come back unsigned. */
     private static long[] decode(ElementType type, byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(NATIVE);
         long[] out = new long[bytes.length / type.size];
         for (int i = 0; i < out.length; i++) {
             out[i] = switch (type) {
-                case BYTE, BOOLEAN -> b.get(i);
+                case BYTE -> b.get(i) & 0xFF;
+                case BOOLEAN -> b.get(i);
                 case CHAR -> b.getChar(i * 2);
                 case SHORT -> b.getShort(i * 2);
                 case INT -> b.getInt(i * 4);
@@ -154,10 +155,11 @@ class ReductionTest {
         return out;
     }
 
-    /** The value as an element of type holds it: signed, except CHAR, which is unsigned. */
+    /** The value as an element of type holds it: signed, except BYTE and CHAR, which are unsigned. */
     private static long narrow(ElementType type, long v) {
         return switch (type) {
-            case BYTE, BOOLEAN -> (byte) v;
+            case BYTE -> v & 0xFF;
+            case BOOLEAN -> (byte) v;
             case CHAR -> v & 0xFFFF;
             case SHORT -> (short) v;
             case INT -> (int) v;
@@ -188,7 +190,8 @@ class ReductionTest {
     /** Interesting values of the type, as the type holds them. */
     private static long[] edges(ElementType type) {
         return switch (type) {
-            case BYTE, BOOLEAN -> range(-128, 127);
+            case BYTE -> range(0, 255);
+            case BOOLEAN -> range(-128, 127);
             case CHAR -> new long[] {0, 1, 2, 3, 0x7F, 0xFF, 0x100, 0x1234, 0x7FFF, 0x8000, 0x8001, 0xFFFE, 0xFFFF};
             case SHORT -> new long[] {Short.MIN_VALUE, Short.MIN_VALUE + 1, -256, -3, -2, -1, 0, 1, 2, 3, 0xFF, 0x100,
                 0x1234, Short.MAX_VALUE - 1, Short.MAX_VALUE};
@@ -266,8 +269,8 @@ class ReductionTest {
         assertArrayEquals(new long[] {Long.MIN_VALUE, 0},
                 decode(LONG, run(ReduceOp.SUM, LONG, encode(LONG, Long.MAX_VALUE, Long.MIN_VALUE),
                         encode(LONG, 1, Long.MIN_VALUE), 2, direct)));
-        assertArrayEquals(new long[] {-128, 0},
-                decode(BYTE, run(ReduceOp.SUM, BYTE, encode(BYTE, 127, -128), encode(BYTE, 1, -128), 2, direct)));
+        assertArrayEquals(new long[] {0x80, 0},
+                decode(BYTE, run(ReduceOp.SUM, BYTE, encode(BYTE, 127, 0x80), encode(BYTE, 1, 0x80), 2, direct)));
         assertArrayEquals(new long[] {Short.MIN_VALUE, 0},
                 decode(SHORT, run(ReduceOp.PROD, SHORT, encode(SHORT, 0x4000, 0x100), encode(SHORT, 2, 0x100), 2, direct)));
         // 2^16 * 2^16 wraps to 0 in an int, 2^16 * 2^15 to Integer.MIN_VALUE.

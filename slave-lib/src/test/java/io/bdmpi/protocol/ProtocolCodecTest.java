@@ -45,7 +45,9 @@ class ProtocolCodecTest {
                 new SlaveRequest.Send(0, 2, 7, inline(1, 2, 3)),
                 new SlaveRequest.Send(1, 0, 0, new Payload.Spilled("r1-5", 1L << 33)),
                 new SlaveRequest.PostRecv(99, 0, Protocol.ANY_SOURCE, Protocol.ANY_TAG),
-                new SlaveRequest.Cancel(4), new SlaveRequest.Probe(0, 1, 2, true), new SlaveRequest.Barrier(0),
+                new SlaveRequest.Cancel(4), new SlaveRequest.Probe(0, 1, 2, true),
+                new SlaveRequest.StartSplit(12, 17, Protocol.UNDEFINED_COLOR, -3), new SlaveRequest.QueryComm(Protocol.COMM_NODE_ID),
+                new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
                 new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
         for (SlaveRequest r : all) {
             SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));
@@ -69,21 +71,64 @@ class ProtocolCodecTest {
     }
 
     @Test
+    void shouldRoundTripCollectiveStarts() throws Exception {
+        List<SlaveRequest.StartCollective> all = List.of(
+                new SlaveRequest.StartCollective(7, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, ReduceOp.NONE,
+                        ElementType.NONE, 0, new long[0], inline()),
+                new SlaveRequest.StartCollective(8, 16, CollectiveKind.REDUCE_SCATTER, 0, ReduceOp.MAXLOC,
+                        ElementType.DOUBLE_INT, 3, new long[] {16, 0, 32}, inline(new int[48])),
+                new SlaveRequest.StartCollective(9, Protocol.COMM_CWORLD_ID, CollectiveKind.SCATTER, 2, ReduceOp.NONE,
+                        ElementType.NONE, 0, new long[] {1L << 32, 5}, new Payload.Spilled("r0-9", (1L << 32) + 5)));
+        for (SlaveRequest.StartCollective r : all) {
+            SlaveRequest.StartCollective b = assertInstanceOf(SlaveRequest.StartCollective.class,
+                    ProtocolCodec.decodeRequest(frame(r)));
+            assertEquals(List.of(r.requestId(), r.commId(), r.root(), r.count()), List.of(b.requestId(), b.commId(), b.root(), b.count()));
+            assertEquals(List.of(r.kind(), r.op(), r.type()), List.of(b.kind(), b.op(), b.type()));
+            assertArrayEquals(r.blockBytes(), b.blockBytes());
+            if (r.data() instanceof Payload.Inline in) {
+                assertEquals(in.bytes(), ((Payload.Inline) b.data()).bytes());
+            } else {
+                assertEquals(r.data(), b.data());
+            }
+        }
+    }
+
+    @Test
     void shouldRoundTripEveryReply() throws Exception {
         for (MasterReply r : List.of(new MasterReply.Go(), new MasterReply.CancelResult(true),
-                new MasterReply.ProbeResult(true, 4, 5, 1L << 40), MasterReply.ProbeResult.NONE)) {
+                new MasterReply.ProbeResult(true, 4, 5, 1L << 40), MasterReply.ProbeResult.NONE,
+                new MasterReply.CommInfo(3, 1, 4, 2, 0, 2, 1, 0, -77L, 1L << 50))) {
             assertEquals(r, ProtocolCodec.decodeReply(frame(r)));
         }
         MasterReply.Deliveries d = (MasterReply.Deliveries) ProtocolCodec.decodeReply(frame(new MasterReply.Deliveries(List.of(
                 new MasterReply.Delivery(1, 2, 3, inline(9, 8)), new MasterReply.Delivery(4, 5, 6, new Payload.Spilled("x", 10))))));
         assertEquals(2, d.deliveries().size());
-        assertEquals(inline(9, 8).bytes(), ((Payload.Inline) d.deliveries().get(0).payload()).bytes());
-        assertEquals(new Payload.Spilled("x", 10), d.deliveries().get(1).payload());
+        assertEquals(inline(9, 8).bytes(), ((Payload.Inline) ((MasterReply.Delivery) d.deliveries().get(0)).payload()).bytes());
+        assertEquals(new Payload.Spilled("x", 10), ((MasterReply.Delivery) d.deliveries().get(1)).payload());
+    }
+
+    @Test
+    void shouldRoundTripCollectiveResultsAmongMessages() throws Exception {
+        MasterReply.Deliveries d = (MasterReply.Deliveries) ProtocolCodec.decodeReply(frame(new MasterReply.Deliveries(List.of(
+                new MasterReply.CollectiveDone(5, new int[] {16, 2, 3}, List.of()),
+                new MasterReply.Delivery(6, 1, 2, inline(4)),
+                new MasterReply.CollectiveDone(7, new int[0], List.of(inline(1, 2), new Payload.Slice("r2-1", 8, 4), inline()))))));
+        assertEquals(3, d.deliveries().size());
+        MasterReply.CollectiveDone split = assertInstanceOf(MasterReply.CollectiveDone.class, d.deliveries().get(0));
+        assertEquals(5, split.requestId());
+        assertArrayEquals(new int[] {16, 2, 3}, split.values());
+        assertTrue(split.pieces().isEmpty());
+        assertEquals(6, assertInstanceOf(MasterReply.Delivery.class, d.deliveries().get(1)).requestId());
+        MasterReply.CollectiveDone gather = assertInstanceOf(MasterReply.CollectiveDone.class, d.deliveries().get(2));
+        assertEquals(0, gather.values().length);
+        assertEquals(inline(1, 2).bytes(), ((Payload.Inline) gather.pieces().get(0)).bytes());
+        assertEquals(new Payload.Slice("r2-1", 8, 4), gather.pieces().get(1));
+        assertEquals(0, gather.pieces().get(2).length());
     }
 
     @Test
     void shouldWaitForACompleteFrame() throws Exception {
-        ByteBuffer whole = frame(new SlaveRequest.Barrier(0));
+        ByteBuffer whole = frame(new SlaveRequest.QueryComm(0));
         ByteBuffer partial = ByteBuffer.allocate(4 + whole.remaining() - 1).order(ProtocolCodec.ORDER);
         partial.putInt(whole.remaining()).put(whole.duplicate().limit(whole.limit() - 1)).flip();
         assertNull(ProtocolCodec.nextFrame(partial));

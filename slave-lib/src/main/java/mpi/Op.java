@@ -1,0 +1,118 @@
+package mpi;
+
+import io.bdmpi.protocol.ReduceOp;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A reduction operator: one of the predefined {@code MPI.MAX} ... {@code MPI.MAXLOC}, which the
+ * master applies, or a program's own {@link UserFunction}, which the slaves apply: the master
+ * hands the members that need a result every contribution, and each folds them in rank order.
+ *
+ * <p>Every reduction here combines in rank order, commutative or not, so results never depend on
+ * the order in which ranks arrive.
+ */
+public final class Op implements Freeable {
+
+    /** The master's operator; null for user functions and for operators no reduction accepts. */
+    private final ReduceOp predefined;
+    private final String name;
+    private final boolean commute;
+    private volatile UserFunction function;
+    private volatile boolean freed;
+
+    /**
+     * A user-defined operator.
+     *
+     * @param function the reduction
+     * @param commute  whether it is commutative; recorded only, since every reduction here
+     *                 combines in rank order anyway
+     */
+    public Op(UserFunction function, boolean commute) {
+        this(null, function, commute, "user-defined MPI_Op");
+    }
+
+    private Op(ReduceOp predefined, UserFunction function, boolean commute, String name) {
+        this.predefined = predefined;
+        this.function = function;
+        this.commute = commute;
+        this.name = name;
+    }
+
+    /** A predefined operator; {@code wire} null for those no reduction accepts (REPLACE, NO_OP). */
+    static Op predefined(ReduceOp wire, String name) {
+        return new Op(wire, null, true, name);
+    }
+
+    /** Whether the operator is commutative: true for the predefined ones. */
+    public boolean isCommutative() {
+        return commute;
+    }
+
+    /** Releases a user-defined operator; it becomes null. Does nothing to a predefined one. */
+    @Override
+    public void free() throws MPIException {
+        if (predefined == null && function != null) {
+            function = null;
+            freed = true;
+        }
+    }
+
+    /** Whether this operator has been freed. */
+    public boolean isNull() {
+        return freed;
+    }
+
+    /** Whether this is a program's own operator, applied by the slaves. */
+    boolean isUserDefined() {
+        return function != null;
+    }
+
+    /**
+     * {@code inOut = in op inOut} with the user's function, over {@code count} items of
+     * {@code type} in native-order direct buffers (from index 0; their positions are reset). BOOLEAN
+     * items, which no buffer holds, go to the array form, as in Open MPI.
+     */
+    void applyUserFunction(ByteBuffer in, ByteBuffer inOut, int count, Datatype type) throws MPIException {
+        UserFunction f = function;
+        if (type.base != Datatype.Base.BOOLEAN) {
+            f.call(in.clear(), inOut.clear(), count, type);
+            return;
+        }
+        int bytes = count * type.byteSize();
+        boolean[] inVec = new boolean[bytes];
+        boolean[] inOutVec = new boolean[bytes];
+        BufferAccess.unpack(in.clear().limit(bytes), inVec, type);
+        BufferAccess.unpack(inOut.clear().limit(bytes), inOutVec, type);
+        f.call(inVec, inOutVec, count, type);
+        BufferAccess.pack(inOutVec, count, type, inOut.clear());
+    }
+
+    /**
+     * The operator on the wire for reducing items of {@code type}.
+     *
+     * @throws MPIException ERR_OP when this operator does not apply to {@code type}, is freed, or is
+     *                      one no reduction accepts
+     */
+    ReduceOp wireFor(String call, Datatype type) throws MPIException {
+        if (freed) {
+            throw MPIException.of(MPI.ERR_OP, call + ": the operator has been freed");
+        }
+        if (function != null) {
+            return ReduceOp.USER;
+        }
+        if (predefined == null) {
+            throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not a reduction operator");
+        }
+        String unsupported = LocalReduction.unsupported(predefined, type.element);
+        if (unsupported != null) {
+            throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not defined for " + type + unsupported);
+        }
+        return predefined;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

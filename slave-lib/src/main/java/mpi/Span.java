@@ -1,0 +1,40 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+
+/**
+ * {@code count} items of {@code type} in a user buffer, from item {@code offset} (counted in items
+ * of {@code type} from the buffer's start, as MPI's displacements are): one block a collective
+ * sends or receives.
+ */
+record Span(Object buf, int offset, int count, Datatype type) {
+
+    /** Bytes of the span's items in a message. */
+    int bytes() {
+        return count * type.byteSize();
+    }
+
+    /**
+     * Checks that the buffer holds the span.
+     *
+     * @param receive the span will be written
+     * @throws MPIException ERR_TYPE for a null type, else as {@link BufferAccess#byteLength}
+     */
+    Span checked(String call, boolean receive) throws MPIException {
+        if (type == null) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype");
+        }
+        BufferAccess.byteLength(call, buf, offset, count, type, receive);
+        return this;
+    }
+
+    /** Writes the span's items at {@code dst}'s position, advancing it. */
+    void packInto(ByteBuffer dst) {
+        BufferAccess.pack(buf, offset, count, type, dst);
+    }
+
+    /** Copies {@code src} (position to limit, no longer than the span) over the span's items. */
+    void unpackFrom(ByteBuffer src) {
+        BufferAccess.unpack(src, buf, offset, type);
+    }
+}
