@@ -4,6 +4,7 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
+import io.bdmpi.protocol.Reduction;
 import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -588,7 +589,7 @@ public class Comm implements Freeable, Cloneable {
                 op.applyUserFunction(acc, next, count, type);
                 inOut.unpackFrom(next.clear());
             } else {
-                LocalReduction.combine(wire, type.element, acc, next, count);
+                Reduction.combine(wire, type.element, acc, next, count);
                 inOut.unpackFrom(acc.clear());
             }
         } catch (MPIException e) {

@@ -1,6 +1,7 @@
 package mpi;
 
 import io.bdmpi.protocol.ReduceOp;
+import io.bdmpi.protocol.Reduction;
 
 import java.nio.ByteBuffer;
 
@@ -104,9 +105,12 @@ public final class Op implements Freeable {
         if (predefined == null) {
             throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not a reduction operator");
         }
-        String unsupported = LocalReduction.unsupported(predefined, type.element);
+        if (type.element == null) {
+            throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not defined for " + type);
+        }
+        String unsupported = Reduction.unsupported(predefined, type.element);
         if (unsupported != null) {
-            throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not defined for " + type + unsupported);
+            throw MPIException.of(MPI.ERR_OP, call + ": " + unsupported);
         }
         return predefined;
     }

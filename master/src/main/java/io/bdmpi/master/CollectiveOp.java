@@ -3,6 +3,7 @@ package io.bdmpi.master;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.ReduceOp;
+import io.bdmpi.protocol.Reduction;
 import io.bdmpi.protocol.SlaveRequest;
 
 import java.nio.ByteBuffer;

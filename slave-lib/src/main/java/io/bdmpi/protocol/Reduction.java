@@ -1,7 +1,5 @@
-package io.bdmpi.master;
+package io.bdmpi.protocol;
 
-import io.bdmpi.protocol.ElementType;
-import io.bdmpi.protocol.ReduceOp;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,7 +11,8 @@ import java.nio.LongBuffer;
 import java.nio.ShortBuffer;
 
 /**
- * The reductions the master computes itself, with the semantics of the MPI predefined operators in
+ * The predefined reduction operators, computed by the master for collectives and by a slave for
+ * {@code reduceLocal}, with the semantics of the MPI predefined operators in
  * C. The master folds the members' vectors one at a time in rank order, {@code acc = acc op next},
  * so that floating-point results do not depend on the order in which members arrive: a sum over
  * ranks 0, 1, 2 is exactly {@code (v0 + v1) + v2}.
@@ -41,7 +40,7 @@ import java.nio.ShortBuffer;
  * </ul>
  * {@code NONE} and {@code USER} are never supported here: user functions run in the slaves.
  */
-final class Reduction {
+public final class Reduction {
 
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
@@ -49,7 +48,7 @@ final class Reduction {
     }
 
     /** Null if op may reduce elements of type, else the reason, e.g. "MPI_SUM is not defined for MPI_BOOLEAN". */
-    static String unsupported(ReduceOp op, ElementType type) {
+    public static String unsupported(ReduceOp op, ElementType type) {
         if (op == null || op == ReduceOp.NONE) {
             return "no reduction operator given (MPI_OP_NULL)";
         }
@@ -79,7 +78,7 @@ final class Reduction {
      * Both buffers: elements from their position (absolute indexing from position; positions/limits are NOT changed).
      * Throws IllegalArgumentException when unsupported or a buffer is too short.
      */
-    static void combine(ReduceOp op, ElementType type, ByteBuffer acc, ByteBuffer next, int count) {
+    public static void combine(ReduceOp op, ElementType type, ByteBuffer acc, ByteBuffer next, int count) {
         String unsupported = unsupported(op, type);
         if (unsupported != null) {
             throw new IllegalArgumentException(unsupported);

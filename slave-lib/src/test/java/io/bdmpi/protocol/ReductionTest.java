@@ -1,7 +1,5 @@
-package io.bdmpi.master;
+package io.bdmpi.protocol;
 
-import io.bdmpi.protocol.ElementType;
-import io.bdmpi.protocol.ReduceOp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
