@@ -138,11 +138,6 @@ final class Mailbox {
         return out;
     }
 
-    /** Messages held for this receiver (waiting or matched), for statistics and reports. */
-    int heldMessages() {
-        return unexpected.size() + matched.size();
-    }
-
     private boolean isPosted(long requestId) {
         for (PostedRecv p : posted) {
             if (p.requestId() == requestId) {

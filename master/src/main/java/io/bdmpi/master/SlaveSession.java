@@ -36,7 +36,6 @@ final class SlaveSession {
     long messagesSent;
     long bytesSentInline;
     long bytesSentSpilled;
-    long spillFilesSent;
     long peakRssBytes;
 
     SlaveSession(int worldRank, long pid, long nowNs) {
