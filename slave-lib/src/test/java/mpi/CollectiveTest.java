@@ -571,7 +571,7 @@ class CollectiveTest extends WithMaster {
         assertError(MPI.ERR_OP, () -> WORLD.allReduce(ints, new int[1], 1, MPI.INT, freed));
         assertTrue(requests().isEmpty());
         assertEquals("MPI_Allreduce: MPI_MINLOC is not defined for MPI_INT (MPI_MINLOC and MPI_MAXLOC reduce only"
-                + " {value, index} pair types such as MPI.DOUBLE_INT)",
+                + " {value, index} pair types such as MPI_DOUBLE_INT)",
                 assertThrows(MPIException.class, () -> WORLD.allReduce(ints, new int[1], 1, MPI.INT, MPI.MINLOC)).getMessage());
     }
 

@@ -6,6 +6,7 @@ import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ProtocolCodec;
 import io.bdmpi.protocol.ReduceOp;
+import io.bdmpi.protocol.Reduction;
 import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.slave.SlaveEnvironment;
 
@@ -467,7 +468,7 @@ final class FakeMaster implements AutoCloseable {
             if (acc == null) {
                 acc = next;
             } else {
-                LocalReduction.combine(c.op(), c.type(), acc, next, c.count());
+                Reduction.combine(c.op(), c.type(), acc, next, c.count());
             }
         }
         return new Payload.Inline(acc);
