@@ -4,6 +4,7 @@ import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.SlaveRequest;
+import io.bdmpi.slave.SlaveMain;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -121,7 +122,7 @@ final class Scheduler {
         }
         if (request instanceof SlaveRequest.Abort abort) {
             // Accepted in any state: another thread of a parked slave may abort the job.
-            fail(abort.errorCode(), "rank " + s.worldRank + " aborted the job (error code " + abort.errorCode() + ")"
+            fail(abort.errorCode(), "rank " + s.worldRank + " (pid " + s.pid + ") aborted the job (error code " + abort.errorCode() + ")"
                     + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
             return;
         }
@@ -131,7 +132,9 @@ final class Scheduler {
         }
         // A slave reads the file ranges of a collective's result before it asks for anything else.
         releaseSlices(s);
-        s.lastRequest = request;
+        if (!(request instanceof SlaveRequest.Collect)) {
+            s.lastRequest = request; // the call itself (recv, barrier, ...), not the wait that completes it
+        }
         if (request instanceof SlaveRequest.Send send) {
             onSend(s, send);
         } else if (request instanceof SlaveRequest.PostRecv post) {
@@ -388,6 +391,9 @@ final class Scheduler {
             return;
         }
         SlaveState before = s.state;
+        // A parked slave's last call is what it waits for (a receive, a collective), said as a deadlock would.
+        String lastCall = s.state.isBlocked() && s.parkedOn instanceof SlaveRequest.Collect c
+                ? describeWait(s, c) : describe(s.lastRequest);
         s.exitCode = exitCode;
         releaseSlices(s);
         criticalWaiters.remove(s);
@@ -398,7 +404,7 @@ final class Scheduler {
         exited++;
         if (before != SlaveState.FINALIZED) {
             fail(1, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " before MPI_Finalize"
-                    + "; last MPI call: " + describe(s.lastRequest));
+                    + "; last MPI call: " + lastCall);
         } else if (exitCode != 0) {
             fail(exitCode, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " after MPI_Finalize");
         } else if (exited == slaves.length && outcome == null) {
@@ -458,6 +464,9 @@ final class Scheduler {
     }
 
     static String describeExit(int exitCode) {
+        if (exitCode == SlaveMain.EXIT_OUT_OF_MEMORY) {
+            return "ran out of memory (OutOfMemoryError; exit status " + exitCode + ")";
+        }
         if (exitCode > 128 && exitCode < 128 + 65) {
             return "was killed by signal " + (exitCode - 128) + Signals.name(exitCode - 128);
         }

@@ -6,10 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * A job's own directory: a fresh subdirectory of {@code -wd} holding the master's socket and the
  * spill directory. Closing removes it with everything in it.
+ *
+ * <p>Private to the job's user: the directories are made {@code rwx------} (whatever the umask), so
+ * other users can neither read the messages in it nor reach the socket (connecting needs search
+ * permission on the directories above it).
  */
 final class WorkDirectory implements AutoCloseable {
 
@@ -17,7 +25,11 @@ final class WorkDirectory implements AutoCloseable {
     private static final int MAX_SOCKET_PATH = 100;
 
     /** Seconds between the janitor's checks of whether the master still lives. */
-    private static final String JANITOR_PERIOD_S = "0.5";
+    private static final String JANITOR_PERIOD_S = "0.2";
+    /** Seconds the janitor gives the slaves (whose watchdogs poll every 0.2 s) to die before it removes the files. */
+    private static final String JANITOR_GRACE_S = "0.4";
+    private static final FileAttribute<Set<PosixFilePermission>> PRIVATE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
     private final Path root;
     private final Path spill;
@@ -31,12 +43,12 @@ final class WorkDirectory implements AutoCloseable {
     }
 
     static WorkDirectory create(Path parent) throws IOException {
-        Path root = Files.createTempDirectory(parent, "bdmpi-" + ProcessHandle.current().pid() + "-");
+        Path root = Files.createTempDirectory(parent, "bdmpi-" + ProcessHandle.current().pid() + "-", PRIVATE);
         try {
-            Path spill = Files.createDirectory(root.resolve("spill"));
+            Path spill = Files.createDirectory(root.resolve("spill"), PRIVATE);
             Path socketDir = root;
             if (root.resolve("master.sock").toString().length() > MAX_SOCKET_PATH) {
-                socketDir = Files.createTempDirectory(Path.of("/tmp"), "bdmpi-");
+                socketDir = Files.createTempDirectory(Path.of("/tmp"), "bdmpi-", PRIVATE);
             }
             return new WorkDirectory(root, spill, socketDir);
         } catch (IOException | RuntimeException e) {
@@ -52,7 +64,7 @@ final class WorkDirectory implements AutoCloseable {
      */
     WorkDirectory guardAgainstMasterDeath() throws IOException {
         String script = "while kill -0 \"$0\" 2>/dev/null && [ -d \"$1\" ]; do sleep " + JANITOR_PERIOD_S + "; done; "
-                + "sleep 1; rm -rf -- \"$1\" \"$2\"";
+                + "sleep " + JANITOR_GRACE_S + "; rm -rf -- \"$1\" \"$2\"";
         janitor = new ProcessBuilder("setsid", "/bin/sh", "-c", script, Long.toString(ProcessHandle.current().pid()),
                 root.toString(), socketDir.toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

@@ -24,6 +24,11 @@ public final class SlaveMain {
     public static final int EXIT_MASTER_GONE = 125;
     /** Exit status of a slave started wrongly (no environment, no such class). */
     public static final int EXIT_BAD_START = 126;
+    /**
+     * Exit status of a slave that ran out of memory: an {@link OutOfMemoryError} thrown out of
+     * main or out of any other thread ends the JVM at once, rather than leaving it limping.
+     */
+    public static final int EXIT_OUT_OF_MEMORY = 124;
 
     private static final long WATCHDOG_PERIOD_MS = 200;
 
@@ -38,13 +43,54 @@ public final class SlaveMain {
         }
         installOutput(env);
         watchMaster(env.masterPid());
+        ignoreInterrupt();
+        int rank = env.worldRank();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            if (e instanceof OutOfMemoryError oom) {
+                outOfMemory(rank, "thread \"" + t.getName() + "\"", oom);
+            }
+            System.err.print("Exception in thread \"" + t.getName() + "\" ");
+            e.printStackTrace();
+        });
         Method main = findMain(args[0]);
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
-            System.err.print("bdmpi: rank " + env.worldRank() + ": uncaught exception in main: ");
+            if (e.getCause() instanceof OutOfMemoryError oom) {
+                outOfMemory(rank, "main", oom);
+            }
+            System.err.print("bdmpi: rank " + rank + ": uncaught exception in main: ");
             e.getCause().printStackTrace();
             System.exit(EXIT_UNCAUGHT);
+        }
+    }
+
+    /**
+     * Ends a slave whose heap is exhausted with {@link #EXIT_OUT_OF_MEMORY}, which its master
+     * reports as "ran out of memory". Halts: shutdown hooks might need memory, and a JVM that has
+     * run out once is not to be trusted to finish anything.
+     */
+    private static void outOfMemory(int rank, String where, OutOfMemoryError e) {
+        try {
+            System.err.println("bdmpi: rank " + rank + ": out of memory in " + where + ": " + e);
+            System.err.flush();
+            System.out.flush();
+        } catch (Throwable ignored) {
+            // Nothing more to say with no memory; the exit status says it.
+        }
+        Runtime.getRuntime().halt(EXIT_OUT_OF_MEMORY);
+    }
+
+    /**
+     * Ctrl-C reaches the terminal's whole foreground process group, slaves included: the slaves
+     * leave it to bdmpiexec, which stops the job, ends them and reports once.
+     */
+    @SuppressWarnings("removal")
+    private static void ignoreInterrupt() {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_IGN);
+        } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+            // No such signal here: nothing to ignore.
         }
     }
 

@@ -1,11 +1,13 @@
 package io.bdmpi.spill;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,5 +55,29 @@ class SpillDirectoryTest {
         SpillDirectory spill = new SpillDirectory(dir.resolve("gone"), "r2-");
         SpillException e = assertThrows(SpillException.class, () -> spill.write(ByteBuffer.allocate(10)));
         assertTrue(e.getMessage().contains("10 bytes") && e.getMessage().contains("gone"), e.getMessage());
+    }
+
+    /** On a full disk (a 1 MiB tmpfs, where mounting is permitted) no partial file is left behind. */
+    @Test
+    void shouldLeaveNoPartialFileWhenTheDiskIsFull() throws Exception {
+        Path small = Files.createDirectory(dir.resolve("small"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString())
+                .redirectErrorStream(true).start();
+        mount.getInputStream().readAllBytes();
+        Assumptions.assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here");
+        try {
+            SpillDirectory spill = new SpillDirectory(small, "r3-");
+            SpillException e = assertThrows(SpillException.class, () -> spill.write(ByteBuffer.allocate(2 << 20)));
+            assertTrue(e.getMessage().contains("of " + (2 << 20) + " bytes to " + small) && e.getMessage().contains("No space"),
+                    e.getMessage());
+            try (Stream<Path> left = Files.list(small)) {
+                assertEquals(0, left.count(), "a partial file was left");
+            }
+            String name = spill.write(ByteBuffer.allocate(1000)); // the space is free again
+            ByteBuffer dest = ByteBuffer.allocate(1000);
+            spill.readAndDelete(name, 1000, dest);
+        } finally {
+            new ProcessBuilder("umount", small.toString()).inheritIO().start().waitFor();
+        }
     }
 }

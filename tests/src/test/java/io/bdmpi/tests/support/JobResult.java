@@ -16,9 +16,11 @@ import java.util.stream.Collectors;
  * @param stats    the parsed {@code --stats} file, or null when the job wrote none
  * @param statsProblem why {@code stats} is null (missing or unparsable file), or null
  * @param elapsed  wall time from starting bdmpiexec to its exit
+ * @param exitedAtMillis wall-clock time ({@link System#currentTimeMillis()}) at which the harness saw
+ *                 bdmpiexec exit, to measure the time from an event a program printed to the job's end
  */
 public record JobResult(List<String> command, int exitCode, List<String> stdout, List<String> stderr, Stats stats,
-                        String statsProblem, Duration elapsed) {
+                        String statsProblem, Duration elapsed, long exitedAtMillis) {
 
     /** Lines shown of each stream in a failure message. */
     private static final int SHOWN_LINES = 150;

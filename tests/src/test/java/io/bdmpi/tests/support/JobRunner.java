@@ -64,15 +64,34 @@ public final class JobRunner {
     private final List<String> options = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private Duration timeout = DEFAULT_TIMEOUT;
-    private String signalTrigger;
-    private boolean signalKill;
+    private String trigger;
+    private Action triggerAction;
+    private String tmpfsSize;
+    private boolean ownProcessGroup;
 
     /** A signal the harness can send to bdmpiexec itself (not to its children). */
     public enum Signal {
-        /** SIGTERM, as from Ctrl-C or {@code kill}: bdmpiexec should stop the job and clean up. */
+        /** SIGTERM, as from {@code kill}: bdmpiexec should stop the job and clean up. */
         TERM,
         /** SIGKILL: bdmpiexec gets no chance; its slaves and janitor must clean up after it. */
-        KILL
+        KILL,
+        /** SIGINT (sent with {@code kill -INT}): the same clean stop as SIGTERM. */
+        INT,
+        /**
+         * SIGINT to bdmpiexec's whole process group, slaves included, as Ctrl-C in a terminal does;
+         * needs {@link #ownProcessGroup()}.
+         */
+        INT_GROUP
+    }
+
+    /** Something done to a running job (see {@link #whenStdoutHas}). */
+    @FunctionalInterface
+    public interface Action {
+        /**
+         * @param launcher the bdmpiexec process
+         * @param workDir  the job's {@code -wd} directory
+         */
+        void run(ProcessHandle launcher, Path workDir) throws Exception;
     }
 
     private JobRunner(String mainClass) {
@@ -132,9 +151,102 @@ public final class JobRunner {
      * containing {@code text}; the job then runs to its end as usual and is checked as usual.
      */
     public JobRunner signalWhenStdoutHas(String text, Signal signal) {
-        signalTrigger = text;
-        signalKill = signal == Signal.KILL;
+        return whenStdoutHas(text, (launcher, wd) -> send(launcher, signal));
+    }
+
+    /**
+     * Runs {@code action} (once, on the harness's thread) as soon as the job's stdout has a line
+     * containing {@code text}; the job then runs to its end and is checked as usual. An exception
+     * from the action fails the run after those checks.
+     */
+    public JobRunner whenStdoutHas(String text, Action action) {
+        trigger = text;
+        triggerAction = action;
         return this;
+    }
+
+    /**
+     * Mounts a fresh tmpfs of {@code size} (e.g. "8m") as the job's {@code -wd}, to fill the disk;
+     * unmounted after the job. The test is skipped (assumption) when mounting is not permitted.
+     */
+    public JobRunner workDirOnTmpfs(String size) {
+        tmpfsSize = size;
+        return this;
+    }
+
+    /**
+     * Starts bdmpiexec through {@code setsid}, as the leader of a new process group (as a shell
+     * starts a foreground job), so that {@link Signal#INT_GROUP} can reach it and its slaves.
+     */
+    public JobRunner ownProcessGroup() {
+        ownProcessGroup = true;
+        return this;
+    }
+
+    /** Sends {@code signal} to one process (only), or to its process group for {@link Signal#INT_GROUP}. */
+    public static void send(ProcessHandle p, Signal signal) {
+        switch (signal) {
+            case KILL -> p.destroyForcibly();
+            case TERM -> p.destroy();
+            case INT, INT_GROUP -> {
+                String target = signal == Signal.INT ? Long.toString(p.pid()) : "-" + p.pid();
+                try {
+                    int rc = new ProcessBuilder("kill", "-INT", "--", target).inheritIO().start().waitFor();
+                    if (rc != 0) {
+                        throw new AssertionError("kill -INT -- " + target + " exited " + rc);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted", e);
+                }
+            }
+            default -> throw new IllegalArgumentException(signal.toString());
+        }
+    }
+
+    /**
+     * Runs bdmpiexec with exactly {@code launcherArgs} (nothing added: no -wd, no stats), for
+     * command-line checks. The result has no statistics.
+     */
+    public static JobResult launch(Duration timeout, String... launcherArgs) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(testClassPath());
+        command.add(LAUNCHER);
+        command.addAll(Arrays.asList(launcherArgs));
+        Path dir = createJobDir();
+        try {
+            Path out = dir.resolve("stdout.txt");
+            Path err = dir.resolve("stderr.txt");
+            ProcessBuilder pb = new ProcessBuilder(command)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
+            pb.environment().keySet().removeIf(k -> k.startsWith("BDMPI_"));
+            long startNs = System.nanoTime();
+            Process process = pb.start();
+            RUNNING.add(process);
+            try {
+                if (!process.waitFor(scaled(timeout).toMillis(), TimeUnit.MILLISECONDS)) {
+                    Reaper.killTree(process.toHandle());
+                    throw new AssertionError("bdmpiexec " + launcherArgs.length + " args timed out: " + command);
+                }
+            } finally {
+                RUNNING.remove(process);
+            }
+            return new JobResult(List.copyOf(command), process.exitValue(), readLines(out), readLines(err), null,
+                    "not asked for", Duration.ofNanos(System.nanoTime() - startNs), System.currentTimeMillis());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        } finally {
+            deleteTree(dir);
+        }
     }
 
     /**
@@ -159,6 +271,20 @@ public final class JobRunner {
         Path err = jobDir.resolve("stderr.txt");
         List<String> command = command(workDir, statsFile);
         createDirectory(workDir);
+        if (tmpfsSize != null) {
+            mountTmpfs(workDir, tmpfsSize);
+        }
+        try {
+            return runIn(jobDir, workDir, statsFile, out, err, command);
+        } finally {
+            if (tmpfsSize != null) {
+                unmount(workDir);
+            }
+        }
+    }
+
+    private JobResult runIn(Path jobDir, Path workDir, Path statsFile, Path out, Path err, List<String> command) {
+        Set<String> shmBefore = listShm();
 
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -174,8 +300,12 @@ public final class JobRunner {
         }
         RUNNING.add(process);
         boolean timedOut;
+        long exitedAtMillis;
+        Throwable actionFailure;
         try {
-            timedOut = !awaitExit(process, startNs + scaled(timeout).toNanos(), out);
+            actionFailure = awaitExit(process, startNs + scaled(timeout).toNanos(), out, workDir);
+            timedOut = actionFailure == TIMED_OUT;
+            exitedAtMillis = System.currentTimeMillis();
             if (timedOut) {
                 Reaper.killTree(process.toHandle());
                 process.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -201,9 +331,9 @@ public final class JobRunner {
             }
         }
         JobResult result = new JobResult(List.copyOf(command), timedOut ? -1 : process.exitValue(), readLines(out),
-                readLines(err), stats, statsProblem, elapsed);
+                readLines(err), stats, statsProblem, elapsed, exitedAtMillis);
 
-        String leftBehind = awaitNothingLeft(workDir);
+        String leftBehind = awaitNothingLeft(workDir, shmBefore);
         if (timedOut) {
             throw new AssertionError("job timed out after " + scaled(timeout).toSeconds() + " s and was killed"
                     + (leftBehind == null ? "" : "; besides, " + leftBehind) + "\n" + result.describe());
@@ -211,31 +341,41 @@ public final class JobRunner {
         if (leftBehind != null) {
             throw new AssertionError("job left things behind: " + leftBehind + "\n" + result.describe());
         }
+        if (actionFailure != null) {
+            throw new AssertionError("the action on the running job failed: " + actionFailure + "\n" + result.describe(),
+                    actionFailure);
+        }
         return result;
     }
 
+    /** What {@link #awaitExit} returns when the deadline passed first. */
+    private static final Throwable TIMED_OUT = new Throwable("timed out");
+
     /**
-     * Waits for the process to exit, signalling it once if asked to.
+     * Waits for the process to exit, running the trigger's action once if asked to.
      *
-     * @return false if the deadline passed first
+     * @return null when it exited, {@link #TIMED_OUT} if the deadline passed first, or what the
+     *         action threw (the process exited then)
      */
-    private boolean awaitExit(Process process, long deadlineNs, Path out) throws InterruptedException {
-        boolean signalled = signalTrigger == null;
+    private Throwable awaitExit(Process process, long deadlineNs, Path out, Path workDir) throws InterruptedException {
+        boolean triggered = trigger == null;
+        Throwable failure = null;
         while (true) {
             long left = deadlineNs - System.nanoTime();
             if (left <= 0) {
-                return !process.isAlive();
+                return process.isAlive() ? TIMED_OUT : failure;
             }
-            if (process.waitFor(signalled ? left : Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MS)),
+            if (process.waitFor(triggered ? left : Math.min(left, TimeUnit.MILLISECONDS.toNanos(POLL_MS)),
                     TimeUnit.NANOSECONDS)) {
-                return true;
+                return failure;
             }
-            if (!signalled && readLines(out).stream().anyMatch(l -> l.contains(signalTrigger))) {
-                signalled = true;
-                if (signalKill) {
-                    process.destroyForcibly();
-                } else {
-                    process.destroy();
+            if (!triggered && readLines(out).stream().anyMatch(l -> l.contains(trigger))) {
+                triggered = true;
+                try {
+                    triggerAction.run(process.toHandle(), workDir);
+                } catch (Exception | AssertionError e) {
+                    failure = e;
+                    Reaper.killTree(process.toHandle());
                 }
             }
         }
@@ -245,6 +385,9 @@ public final class JobRunner {
     private List<String> command(Path workDir, Path statsFile) {
         String classPath = testClassPath();
         List<String> cmd = new ArrayList<>();
+        if (ownProcessGroup) {
+            cmd.add("setsid"); // not a group leader here, so it execs in place: same pid
+        }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
         cmd.add(classPath);
@@ -274,12 +417,13 @@ public final class JobRunner {
      *
      * @return null when clean; otherwise what was left (which is then killed and removed)
      */
-    private static String awaitNothingLeft(Path workDir) {
+    private static String awaitNothingLeft(Path workDir, Set<String> shmBefore) {
         long deadline = System.nanoTime() + scaled(CLEANUP_GRACE).toNanos();
         while (true) {
             List<Reaper.Leftover> processes = Reaper.find(workDir);
             List<String> files = listTree(workDir);
-            if (processes.isEmpty() && files.isEmpty()) {
+            List<String> shm = listShm().stream().filter(e -> !shmBefore.contains(e)).sorted().toList();
+            if (processes.isEmpty() && files.isEmpty() && shm.isEmpty()) {
                 return null;
             }
             if (System.nanoTime() - deadline > 0) {
@@ -291,6 +435,10 @@ public final class JobRunner {
                 if (!files.isEmpty()) {
                     sb.append(sb.length() > 0 ? " and " : "").append(files.size()).append(" path(s) in -wd ")
                             .append(files.subList(0, Math.min(files.size(), 20)));
+                }
+                if (!shm.isEmpty()) {
+                    sb.append(sb.length() > 0 ? " and " : "").append(shm.size()).append(" new entr(ies) in /dev/shm ")
+                            .append(shm.subList(0, Math.min(shm.size(), 20)));
                 }
                 sb.append(" ").append(scaled(CLEANUP_GRACE).toMillis()).append(" ms after bdmpiexec exited");
                 return sb.toString();
@@ -304,7 +452,7 @@ public final class JobRunner {
      * dependencies. Surefire may run tests through a manifest-only booter jar, in which case the
      * real class path is in {@code surefire.test.class.path}.
      */
-    static String testClassPath() {
+    public static String testClassPath() {
         String cp = System.getProperty("java.class.path");
         String surefire = System.getProperty("surefire.test.class.path");
         boolean booterOnly = cp != null && !cp.contains(File.pathSeparator) && cp.contains("surefirebooter");
@@ -312,6 +460,54 @@ public final class JobRunner {
             return surefire;
         }
         return cp;
+    }
+
+    /** Names in /dev/shm (empty where there is none): a job must not leave new ones. */
+    private static Set<String> listShm() {
+        Path shm = Path.of("/dev/shm");
+        if (!Files.isDirectory(shm)) {
+            return Set.of();
+        }
+        try (Stream<Path> s = Files.list(shm)) {
+            return s.map(p -> p.getFileName().toString()).collect(java.util.stream.Collectors.toSet());
+        } catch (IOException | UncheckedIOException e) {
+            return Set.of();
+        }
+    }
+
+    private static void mountTmpfs(Path dir, String size) {
+        int rc;
+        String output;
+        try {
+            Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0755", "tmpfs", dir.toString())
+                    .redirectErrorStream(true).start();
+            output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            rc = p.waitFor();
+        } catch (IOException e) {
+            rc = -1;
+            output = e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(rc == 0,
+                "cannot mount a tmpfs (not root, or not permitted here): " + output);
+    }
+
+    private static void unmount(Path dir) {
+        try {
+            Process p = new ProcessBuilder("umount", dir.toString()).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (p.waitFor() != 0) {
+                new ProcessBuilder("umount", "-l", dir.toString()).inheritIO().start().waitFor();
+                throw new AssertionError("cannot unmount the job's tmpfs " + dir + " (still in use?): " + output);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
     }
 
     static Duration scaled(Duration d) {

@@ -1,0 +1,68 @@
+package io.bdmpi.tests.failures;
+
+import io.bdmpi.tests.programs.failures.Deadlocks;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Deadlocks end the job within 2 s of the last rank blocking, with one report that lists each
+ * blocked rank's pending call (operation, communicator, peer or root, tag); see {@link Deadlocks}.
+ */
+class DeadlockReportTest {
+
+    private static final Pattern BLOCKING = Pattern.compile("Deadlocks rank \\d+ blocking at=(\\d+)");
+
+    @Test
+    void receiveThatNeverGetsAMessage() {
+        String report = run("recv", 3, 1);
+        expect(report, "rank 0: .*receive\\(source=1, tag=11, comm=COMM_WORLD\\)");
+        if (report.contains("rank 1:") || report.contains("rank 2:")) {
+            throw new AssertionError("ranks 1 and 2 finalized and should not be listed: " + report);
+        }
+    }
+
+    @Test
+    void collectiveThatOneRankSkips() {
+        String report = run("skip", 3, 2);
+        expect(report, "rank 0: .*MPI_Barrier.*COMM_WORLD");
+        expect(report, "rank 1: .*MPI_Barrier.*COMM_WORLD");
+        expect(report, "rank 2: .*receive\\(source=0, tag=12, comm=COMM_WORLD\\)");
+        expect(report, "MPI_Barrier.*\\[2\\]");
+    }
+
+    @Test
+    void cycleOfReceives() {
+        String report = run("cycle", 4, 2);
+        for (int r = 0; r < 4; r++) {
+            expect(report, "rank " + r + ": .*receive\\(source=" + (r + 1) % 4 + ", tag=13, comm=COMM_WORLD\\)");
+        }
+    }
+
+    private static String run(String mode, int ranks, int running) {
+        JobResult r = JobRunner.job(Deadlocks.class).ranks(ranks).running(running).args(mode)
+                .timeout(Duration.ofSeconds(60)).run();
+        r.assertFailed();
+        Expect.that(r, r.stdout().stream().noneMatch(l -> l.contains("UNEXPECTED")), "a rank got past its blocking call");
+        String report = Failed.report(r);
+        Expect.that(r, report.startsWith("bdmpiexec: job failed: deadlock"), "not a deadlock report: " + report);
+        long last = r.stdout().stream().map(BLOCKING::matcher).filter(Matcher::find)
+                .mapToLong(m -> Long.parseLong(m.group(1))).max().orElseThrow(() -> new AssertionError(
+                        "no rank said it was blocking\n" + r.describe()));
+        long ms = r.exitedAtMillis() - last;
+        Failed.record("deadlock " + mode, ms + " ms\t" + report);
+        Expect.that(r, ms <= Failed.MAX_MILLIS_AFTER_EVENT, "the job ended " + ms + " ms after the last rank blocked");
+        return report;
+    }
+
+    private static void expect(String report, String regex) {
+        if (!Pattern.compile(regex).matcher(report).find()) {
+            throw new AssertionError("the deadlock report does not match /" + regex + "/: " + report);
+        }
+    }
+}

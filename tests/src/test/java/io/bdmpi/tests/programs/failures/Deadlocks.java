@@ -1,0 +1,58 @@
+package io.bdmpi.tests.programs.failures;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Three kinds of deadlock the runtime must report (each rank's pending call) instead of hanging.
+ * Every rank prints {@code Deadlocks rank R blocking at=MILLIS} just before its blocking call.
+ *
+ * <p>Usage: {@code Deadlocks MODE}, MODE one of
+ * <ul>
+ *   <li>{@code recv}: rank 0 receives (tag 11) from rank 1, which never sends; the others finalize;</li>
+ *   <li>{@code skip}: every rank but the last calls a barrier; the last one receives (tag 12) from rank 0 instead;</li>
+ *   <li>{@code cycle}: every rank receives (tag 13) from the next one, nobody sends.</li>
+ * </ul>
+ */
+public final class Deadlocks {
+
+    private Deadlocks() {
+    }
+
+    public static void main(String[] args) throws MPIException {
+        String mode = args[0];
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        MPI.COMM_WORLD.barrier();
+        switch (mode) {
+            case "recv" -> {
+                if (rank == 0) {
+                    blocking(rank);
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 1, 11);
+                    System.out.println("UNEXPECTED: rank 0 received a message nobody sent");
+                }
+            }
+            case "skip" -> {
+                blocking(rank);
+                if (rank == size - 1) {
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 12);
+                } else {
+                    MPI.COMM_WORLD.barrier();
+                }
+                System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
+            }
+            case "cycle" -> {
+                blocking(rank);
+                MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, (rank + 1) % size, 13);
+                System.out.println("UNEXPECTED: rank " + rank + " received a message nobody sent");
+            }
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+        MPI.Finalize();
+    }
+
+    private static void blocking(int rank) {
+        System.out.println("Deadlocks rank " + rank + " blocking at=" + System.currentTimeMillis());
+    }
+}
