@@ -1,0 +1,99 @@
+package io.bdmpi.bench;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * bdmpi program for {@link CollectivesBenchmarkTest}: times barrier, allReduce of 8 B and of 1 MiB,
+ * and an allToAllv moving {@code args[0]} bytes in total across the job, each {@code args[1..4]}
+ * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=..} per operation (op 0..3 in
+ * that order). Results are checked, so a wrong implementation cannot look fast.
+ */
+public final class CollectiveCost {
+
+    private static final int DOUBLES_PER_MIB = 131072;
+
+    private CollectiveCost() {
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        long totalAllToAllBytes = Long.parseLong(args[0]);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+
+        report(0, size, time(Integer.parseInt(args[1]), () -> MPI.COMM_WORLD.barrier()));
+
+        double[] one = {rank};
+        double[] sum = new double[1];
+        report(1, size, time(Integer.parseInt(args[2]), () -> {
+            MPI.COMM_WORLD.allReduce(one, sum, 1, MPI.DOUBLE, MPI.SUM);
+            check(sum[0] == size * (size - 1) / 2.0, "allReduce 8 B gave " + sum[0]);
+        }));
+
+        double[] vector = new double[DOUBLES_PER_MIB];
+        double[] reduced = new double[DOUBLES_PER_MIB];
+        java.util.Arrays.fill(vector, 1.0);
+        report(2, size, time(Integer.parseInt(args[3]), () -> {
+            MPI.COMM_WORLD.allReduce(vector, reduced, DOUBLES_PER_MIB, MPI.DOUBLE, MPI.SUM);
+            check(reduced[0] == size && reduced[DOUBLES_PER_MIB - 1] == size, "allReduce 1 MiB gave " + reduced[0]);
+        }));
+
+        int block = (int) (totalAllToAllBytes / size / size);
+        byte[] send = new byte[block * size];
+        byte[] recv = new byte[block * size];
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        for (int i = 0; i < size; i++) {
+            counts[i] = block;
+            displs[i] = i * block;
+            java.util.Arrays.fill(send, i * block, (i + 1) * block, mark(rank, i));
+        }
+        report(3, size, time(Integer.parseInt(args[4]), () -> {
+            MPI.COMM_WORLD.allToAllv(send, counts, displs, MPI.BYTE, recv, counts, displs, MPI.BYTE);
+            for (int j = 0; j < size && block > 0; j++) {
+                check(recv[j * block] == mark(j, rank) && recv[(j + 1) * block - 1] == mark(j, rank),
+                        "allToAllv block from rank " + j + " is wrong");
+            }
+        }));
+        MPI.Finalize();
+    }
+
+    private interface Call {
+        void run() throws MPIException;
+    }
+
+    /**
+     * Nanoseconds per call on rank 0, between barriers, so every rank's part is inside. A tenth of
+     * the calls run first unmeasured: cold JIT makes the first calls several times slower.
+     */
+    private static long time(int calls, Call call) throws MPIException {
+        for (int i = 0; i <= calls / 10; i++) {
+            call.run();
+        }
+        MPI.COMM_WORLD.barrier();
+        long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            call.run();
+        }
+        MPI.COMM_WORLD.barrier();
+        return (System.nanoTime() - start) / calls;
+    }
+
+    private static void report(int op, int size, long nanosPerCall) throws MPIException {
+        if (MPI.COMM_WORLD.getRank() == 0) {
+            System.out.println(Measured.line("CollectiveCost", "op", op, "S", size, "nanosPerCall", nanosPerCall));
+        }
+    }
+
+    private static byte mark(int from, int to) {
+        return (byte) (from * 31 + to);
+    }
+
+    private static void check(boolean ok, String what) throws MPIException {
+        if (!ok) {
+            System.out.println("CollectiveCost WRONG rank " + MPI.COMM_WORLD.getRank() + ": " + what);
+            MPI.COMM_WORLD.abort(3);
+        }
+    }
+}
