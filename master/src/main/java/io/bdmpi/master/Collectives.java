@@ -52,6 +52,11 @@ final class Collectives {
                     + comms.name(commId) + ", which does not exist or does not include it (freed?)");
             return;
         }
+        if (!comm.isLocal()) {
+            listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on " + comm.name
+                    + ", whose members live on several nodes: collectives across nodes are not supported yet");
+            return;
+        }
         int rank = comm.rankOf(s.worldRank);
         CollectiveOp op = comm.operation(rank);
         String problem = op.arrive(rank, new CollectiveOp.Arrival(s, requestId, start));

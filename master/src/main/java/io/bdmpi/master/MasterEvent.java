@@ -1,5 +1,6 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.internode.Internode;
 import io.bdmpi.protocol.SlaveRequest;
 
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,14 @@ sealed interface MasterEvent {
 
     /** Stop the job now, as failed (signal, launcher). */
     record StopRequested(String reason, int exitCode) implements MasterEvent {
+    }
+
+    /** Another master forwarded a message for a slave of this node (MPI pump). */
+    record RemoteArrived(Internode.Arrival arrival) implements MasterEvent {
+    }
+
+    /** The master of another node ended its part of the job with a failure that it reported itself (MPI pump). */
+    record PeerFailed(int node, int exitCode) implements MasterEvent {
     }
 
     /** Hand a snapshot of the statistics to the caller (after the job ended). */

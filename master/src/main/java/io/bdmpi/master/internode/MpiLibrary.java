@@ -68,12 +68,29 @@ public final class MpiLibrary {
                     + " not bind yet; install MPICH (Debian: apt-get install mpich) or set " + MpiAbi.LIBRARY_VARIABLE
                     + " to an MPICH-ABI library");
         }
+        keepUcxOffJvmSignals();
         // Global symbols: the library's own plugins (network providers) resolve against it.
         if (Library.getCachedInstance(choice.library(), Library.GLOBAL | Library.LAZY) == null) {
             throw new IllegalStateException("cannot load the MPI library " + choice.library() + ": " + Library.getLastError());
         }
         MpichFunctions f = LibraryLoader.create(MpichFunctions.class).failImmediately().load(choice.library());
         return new MpiLibrary(f, choice.library());
+    }
+
+    /** The C library's setenv, to set variables the MPI library reads at init. */
+    public interface LibC {
+        int setenv(String name, String value, int overwrite);
+    }
+
+    /**
+     * UCX (MPICH's network layer on many systems) catches SIGSEGV and SIGBUS to print backtraces;
+     * the JVM uses those signals itself (null checks, safepoints), so UCX would kill the master. Its
+     * handlers are switched off unless the user set these variables.
+     */
+    private static void keepUcxOffJvmSignals() {
+        LibC libc = LibraryLoader.create(LibC.class).load("c");
+        libc.setenv("UCX_ERROR_SIGNALS", "", 0);
+        libc.setenv("UCX_HANDLE_ERRORS", "none", 0);
     }
 
     /** The library's path or name, for messages. */

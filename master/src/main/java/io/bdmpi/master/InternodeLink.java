@@ -1,0 +1,102 @@
+package io.bdmpi.master;
+
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.Placement;
+import io.bdmpi.protocol.Payload;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Joins a node's scheduler to the other nodes' masters: forwards its slaves' messages for other
+ * nodes, publishes what arrives from them to the ring, and ends the job together with them.
+ *
+ * <p>Ending: each master, when its own part has ended, tells all others how (exit code, and
+ * whether the failure started here, in which case this master printed the reason). A failure
+ * stops every other node at once (they end quietly with the same code). A master then waits for
+ * every other master's end before finalizing MPI: forever when its own part succeeded (the others
+ * may still work; a master that dies makes mpiexec end the rest), at most {@link #PEER_WAIT_MS}
+ * when it failed, after which it aborts the MPI job.
+ */
+final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
+
+    /** How long a failed node waits for the others to stop before it aborts them all. */
+    static final long PEER_WAIT_MS = NodeMaster.KILL_WAIT_MS + 5_000;
+
+    private final Internode internode;
+    private final Placement placement;
+    private final Path spillDir;
+    private final Consumer<MasterEvent> publish;
+    private final Consumer<String> deleteSpillFile;
+    private final CountDownLatch peersEnded;
+    /** First failing exit code another node reported, 0 while none. */
+    private final AtomicInteger peerFailure = new AtomicInteger();
+
+    InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, Consumer<MasterEvent> publish,
+                  Consumer<String> deleteSpillFile) {
+        this.internode = internode;
+        this.placement = placement;
+        this.spillDir = spillDir;
+        this.publish = publish;
+        this.deleteSpillFile = deleteSpillFile;
+        this.peersEnded = new CountDownLatch(internode.nodes() - 1);
+        internode.receiveInto(spillDir, inlineMaxBytes, this);
+    }
+
+    @Override
+    public void forward(Internode.Arrival arrival) {
+        Runnable afterSent = arrival.payload() instanceof Payload.Spilled spilled
+                ? () -> deleteSpillFile.accept(spilled.fileName()) : null;
+        try {
+            internode.forward(placement.nodeOf(arrival.destWorldRank()), arrival, spillDir, afterSent);
+        } catch (UncheckedIOException e) {
+            publish.accept(new MasterEvent.StopRequested("cannot forward a message of rank " + arrival.senderWorldRank()
+                    + " to rank " + arrival.destWorldRank() + ": " + e.getCause().getMessage(), 1));
+        }
+    }
+
+    @Override
+    public void arrived(Internode.Arrival arrival) {
+        publish.accept(new MasterEvent.RemoteArrived(arrival));
+    }
+
+    @Override
+    public void peerEnded(int node, int exitCode, boolean causedThere) {
+        if (exitCode != 0 && peerFailure.compareAndSet(0, exitCode)) {
+            publish.accept(new MasterEvent.PeerFailed(node, exitCode));
+        }
+        peersEnded.countDown();
+    }
+
+    @Override
+    public void broken(String reason) {
+        publish.accept(new MasterEvent.StopRequested("between masters: " + reason, 1));
+    }
+
+    /**
+     * Tells the other masters how this node's part ended and waits for theirs.
+     *
+     * @return the job's outcome as this master reports it: its own failure, else the failure
+     *         another node reported (without a reason: that node printed it), else success
+     */
+    JobOutcome finish(JobOutcome local) throws InterruptedException {
+        boolean causedHere = local.failure() != null;
+        internode.announceEnd(local.exitCode(), causedHere);
+        if (local.exitCode() == 0) {
+            peersEnded.await();
+        } else if (!peersEnded.await(PEER_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            System.err.println("bdmpiexec: node " + internode.node() + ": the other masters did not stop within "
+                    + PEER_WAIT_MS + " ms; aborting the MPI job");
+            internode.abort(local.exitCode());
+        }
+        if (local.exitCode() != 0) {
+            return local;
+        }
+        int failed = peerFailure.get();
+        return failed == 0 ? local : new JobOutcome(failed, null);
+    }
+}
