@@ -240,7 +240,7 @@ public final class LaunchOptions {
         } catch (IllegalStateException e) {
             throw new UsageException(e.getMessage());
         }
-        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args));
+        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats);
     }
 
     static List<String> splitJvmOptions(String opts) {

@@ -1,5 +1,7 @@
 package io.bdmpi.launcher;
 
+import io.bdmpi.master.JobStats;
+
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +19,10 @@ import java.util.concurrent.TimeUnit;
  * @param hosts    --hosts, or null
  * @param hostFile --hostfile, or null
  * @param args     bdmpiexec's own command line, passed on to every master
+ * @param stats    --stats, or null: the masters write a part each, joined here at the end (they
+ *                 must see this path: localhost, or a shared file system)
  */
-public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path hostFile, List<String> args) {
+public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats) {
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
@@ -64,8 +68,15 @@ public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path host
         }, "bdmpi-stop-masters");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            return mpi.waitFor();
+            int exitCode = mpi.waitFor();
+            if (stats != null) {
+                JobStats.merge(stats, nodes, exitCode);
+            }
+            return exitCode;
         } catch (InterruptedException e) {
+            return 1;
+        } catch (java.io.IOException e) {
+            System.err.println("bdmpiexec: cannot join the nodes' statistics into " + stats + ": " + e.getMessage());
             return 1;
         } finally {
             try {

@@ -47,6 +47,8 @@ public final class NodeMaster {
     private static final EventTranslatorOneArg<EventSlot, MasterEvent> PUBLISH = (slot, seq, event) -> slot.event = event;
 
     private final MasterContext context;
+    /** This master's node: 0 until MPI said otherwise. */
+    private int node;
 
     public NodeMaster(MasterContext context) {
         if (!context.isConcluded()) {
@@ -90,7 +92,6 @@ public final class NodeMaster {
         JobOutcome result = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
-            int node = 0;
             if (context.nodes() > 1) {
                 internode = Internode.start(System.getenv());
                 node = internode.node();
@@ -214,14 +215,15 @@ public final class NodeMaster {
         if (context.statsFile() == null) {
             return;
         }
+        Path file = context.nodes() > 1 ? JobStats.partFile(context.statsFile(), node) : context.statsFile();
         if (stats == null) {
             System.err.println("bdmpiexec: no statistics to write to " + context.statsFile());
             return;
         }
         try {
-            stats.write(context.statsFile());
+            stats.write(file);
         } catch (IOException e) {
-            System.err.println("bdmpiexec: cannot write statistics to " + context.statsFile() + ": " + e.getMessage());
+            System.err.println("bdmpiexec: cannot write statistics to " + file + ": " + e.getMessage());
         }
     }
 
