@@ -27,6 +27,7 @@ final class Communicator {
     private final Map<Long, CollectiveOp> open = new HashMap<>();
     private final Placement placement;
     private final int node;
+    private final int[] otherNodes;
 
     /**
      * @param placement where every world rank lives
@@ -38,6 +39,7 @@ final class Communicator {
         this.members = members.clone();
         this.placement = placement;
         this.node = node;
+        this.otherNodes = Arrays.stream(members).map(placement::nodeOf).filter(n -> n != node).distinct().sorted().toArray();
         this.started = new long[members.length];
         long ordered = 17;
         long set = 0;
@@ -78,12 +80,22 @@ final class Communicator {
 
     /** Whether every member lives on this master's node (collectives then need no other master). */
     boolean isLocal() {
-        for (int m : members) {
-            if (placement.nodeOf(m) != node) {
-                return false;
-            }
-        }
-        return true;
+        return otherNodes().length == 0;
+    }
+
+    /** The nodes other than this master's that members live on, in increasing order. */
+    int[] otherNodes() {
+        return otherNodes;
+    }
+
+    /** The lowest node any member lives on. */
+    int lowestNode() {
+        return otherNodes.length > 0 ? Math.min(node, otherNodes[0]) : node;
+    }
+
+    /** Whether the member at communicator rank {@code rank} lives on this master's node. */
+    boolean isLocalRank(int rank) {
+        return placement.nodeOf(members[rank]) == node;
     }
 
     /** What a member learns of the communicator: its rank and size, and how the members spread over the nodes. */

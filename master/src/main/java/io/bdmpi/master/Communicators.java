@@ -17,7 +17,12 @@ final class Communicators {
     private final Communicator[] selves;
     private final Placement placement;
     private final int node;
-    private int nextId = Protocol.FIRST_DERIVED_COMM_ID;
+    private int nextId;
+    /**
+     * Each node makes ids from its own range (node 0's starts at {@link Protocol#FIRST_DERIVED_COMM_ID},
+     * as on one node), so communicators made on different nodes never share an id.
+     */
+    static final int IDS_PER_NODE = 1 << 20;
 
     /** One node of {@code worldSize} slaves: COMM_CWORLD and COMM_NODE order them as COMM_WORLD does. */
     Communicators(int worldSize) {
@@ -36,6 +41,7 @@ final class Communicators {
         add(new Communicator(Protocol.COMM_NODE_ID, "COMM_NODE", placement.ranksOn(node), placement, node));
         this.placement = placement;
         this.node = node;
+        this.nextId = Protocol.FIRST_DERIVED_COMM_ID + node * IDS_PER_NODE;
         selves = new Communicator[worldSize];
         for (int i : placement.ranksOn(node)) {
             selves[i] = new Communicator(Protocol.COMM_SELF_ID, "COMM_SELF", new int[] {i}, placement, node);
@@ -50,10 +56,32 @@ final class Communicators {
 
     /** Registers a new communicator of these members (world ranks, in rank order). */
     Communicator create(int[] members) {
-        int id = nextId++;
+        return create(nextId++, members);
+    }
+
+    /** Registers a new communicator under an id agreed with the other nodes' masters (see {@link #reserve}). */
+    Communicator create(int id, int[] members) {
         Communicator c = new Communicator(id, "#" + id, members, placement, node);
         add(c);
         return c;
+    }
+
+    /** The node of the master that keeps these records. */
+    int node() {
+        return node;
+    }
+
+    /** Takes {@code n} ids from this node's range, for communicators a split of several nodes will make. */
+    int reserve(int n) {
+        int first = nextId;
+        nextId += n;
+        return first;
+    }
+
+    /** The communicator {@code commId} if {@code worldRank} (of any node) is a member, else null. */
+    Communicator lookupAny(int commId, int worldRank) {
+        Communicator c = byId.get(commId);
+        return c != null && c.rankOf(worldRank) >= 0 ? c : null;
     }
 
     void free(Communicator c) {

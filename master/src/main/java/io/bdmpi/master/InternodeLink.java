@@ -32,6 +32,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final Path spillDir;
     private final Consumer<MasterEvent> publish;
     private final Consumer<String> deleteSpillFile;
+    private final int inlineMaxBytes;
     private final CountDownLatch peersEnded;
     /** First failing exit code another node reported, 0 while none. */
     private final AtomicInteger peerFailure = new AtomicInteger();
@@ -43,7 +44,15 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
         this.spillDir = spillDir;
         this.publish = publish;
         this.deleteSpillFile = deleteSpillFile;
+        this.inlineMaxBytes = inlineMaxBytes;
         this.peersEnded = new CountDownLatch(internode.nodes() - 1);
+    }
+
+    /**
+     * Starts taking what the other masters send. Call once the ring's handler runs: the ring
+     * skips events published before its handler was added (until then they wait in MPI).
+     */
+    void startReceiving() {
         internode.receiveInto(spillDir, inlineMaxBytes, this);
     }
 
@@ -62,6 +71,24 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     @Override
     public void arrived(Internode.Arrival arrival) {
         publish.accept(new MasterEvent.RemoteArrived(arrival));
+    }
+
+    @Override
+    public void shipStart(int[] nodes, Internode.RemoteStart start) {
+        Runnable afterSent = start.start() instanceof io.bdmpi.protocol.SlaveRequest.StartCollective c
+                && c.data() instanceof Payload.Spilled spilled
+                ? () -> publish.accept(new MasterEvent.SpillShipped(spilled.fileName())) : null;
+        try {
+            internode.shipStart(nodes, start, spillDir, afterSent);
+        } catch (UncheckedIOException e) {
+            publish.accept(new MasterEvent.StopRequested("cannot send the collective contribution of rank " + start.worldRank()
+                    + " to the other nodes: " + e.getCause().getMessage(), 1));
+        }
+    }
+
+    @Override
+    public void startArrived(Internode.RemoteStart start) {
+        publish.accept(new MasterEvent.RemoteStarted(start));
     }
 
     @Override

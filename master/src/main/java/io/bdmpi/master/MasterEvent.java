@@ -28,6 +28,14 @@ sealed interface MasterEvent {
     record RemoteArrived(Internode.Arrival arrival) implements MasterEvent {
     }
 
+    /** A slave of another node started a collective on a communicator with members here (MPI pump). */
+    record RemoteStarted(Internode.RemoteStart start) implements MasterEvent {
+    }
+
+    /** A collective contribution's spill file has gone to every other master that needs it (MPI pump). */
+    record SpillShipped(String fileName) implements MasterEvent {
+    }
+
     /** The master of another node ended its part of the job with a failure that it reported itself (MPI pump). */
     record PeerFailed(int node, int exitCode) implements MasterEvent {
     }

@@ -128,6 +128,9 @@ public final class NodeMaster {
             disruptor.setDefaultExceptionHandler(new FailJob(outcome));
             disruptor.start();
             started = true;
+            if (link != null) {
+                link.startReceiving();
+            }
             io.start();
             for (int i = 0; i < processes.size(); i++) {
                 int r = sessions[i].worldRank;

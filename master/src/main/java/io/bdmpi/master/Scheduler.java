@@ -30,6 +30,12 @@ final class Scheduler {
     interface RemoteNodes {
         /** Forwards a message to the node of {@code arrival.destWorldRank()}. */
         void forward(Internode.Arrival arrival);
+
+        /**
+         * Ships a local slave's collective start to the masters of {@code nodes}; a spilled
+         * contribution's file is kept until a {@link MasterEvent.SpillShipped} says it has gone.
+         */
+        void shipStart(int[] nodes, Internode.RemoteStart start);
     }
 
     /** This node's slaves, in local order. */
@@ -89,7 +95,7 @@ final class Scheduler {
         this.startNs = clockNs.getAsLong();
         this.comms = new Communicators(placement, node);
         this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
-        this.collectives = new Collectives(comms, sharedSpillFiles, new Collectives.Listener() {
+        this.collectives = new Collectives(comms, sharedSpillFiles, remote, new Collectives.Listener() {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
                 member.mailbox.complete(done);
@@ -116,6 +122,12 @@ final class Scheduler {
             onProcessExited(byWorldRank[e.worldRank()], e.exitCode());
         } else if (event instanceof MasterEvent.RemoteArrived r) {
             onRemoteArrived(r.arrival());
+        } else if (event instanceof MasterEvent.RemoteStarted r) {
+            if (outcome == null) {
+                collectives.arriveRemote(r.start());
+            }
+        } else if (event instanceof MasterEvent.SpillShipped shipped) {
+            sharedSpillFiles.release(shipped.fileName());
         } else if (event instanceof MasterEvent.PeerFailed peer) {
             if (outcome == null) {
                 end(new JobOutcome(peer.exitCode(), null)); // its master reported why; this one only stops

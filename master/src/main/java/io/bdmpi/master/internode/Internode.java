@@ -1,6 +1,9 @@
 package io.bdmpi.master.internode;
 
 import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.ProtocolCodec;
+import io.bdmpi.protocol.ProtocolException;
+import io.bdmpi.protocol.SlaveRequest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +38,9 @@ public final class Internode implements AutoCloseable {
         /** A message for a slave of this node has fully arrived; its payload is in memory or in the spill directory. */
         void arrived(Arrival arrival);
 
+        /** A slave of another node started a collective on a communicator with members here. */
+        void startArrived(RemoteStart start);
+
         /** The master of {@code node} has ended its part of the job. */
         void peerEnded(int node, int exitCode, boolean causedThere);
 
@@ -44,6 +50,14 @@ public final class Internode implements AutoCloseable {
 
     /** A forwarded message, as the receiving master stores it. */
     public record Arrival(int destWorldRank, int commId, int source, int tag, int senderWorldRank, Payload payload) {
+    }
+
+    /**
+     * A collective start of a slave of another node, as this master runs it.
+     *
+     * @param start its request; a spilled contribution now names a file in this node's spill directory
+     */
+    public record RemoteStart(int commId, int worldRank, int idBase, SlaveRequest start) {
     }
 
     private final Pump pump;
@@ -105,9 +119,36 @@ public final class Internode implements AutoCloseable {
                     m.senderWorldRank(), p.length(), true, inline.bytes()).encode(), afterSent);
             return;
         }
-        Payload.Spilled spilled = (Payload.Spilled) p;
         pump.send(destNode, Pump.CONTROL_TAG, new MasterMessage.Forward(m.destWorldRank(), m.commId(), m.source(), m.tag(),
-                m.senderWorldRank(), p.length(), false, null).encode(), spilled.length() == 0 ? afterSent : null);
+                m.senderWorldRank(), p.length(), false, null).encode(), p.length() == 0 ? afterSent : null);
+        sendFile(destNode, (Payload.Spilled) p, spillDir, afterSent);
+    }
+
+    /**
+     * Ships a local slave's collective start to the masters of {@code destNodes} (scheduler thread).
+     * A spilled contribution's file is read from {@code spillDir}; {@code afterSent} runs once it
+     * has gone to all of them.
+     *
+     * @throws UncheckedIOException when the spill file cannot be read
+     */
+    public void shipStart(int[] destNodes, RemoteStart start, Path spillDir, Runnable afterSent) {
+        Payload data = start.start() instanceof SlaveRequest.StartCollective c ? c.data() : null;
+        boolean inline = !(data instanceof Payload.Spilled);
+        ByteBuffer frame = ByteBuffer.allocate(ProtocolCodec.encodedLength(start.start()));
+        ProtocolCodec.encode(start.start(), frame);
+        frame.flip();
+        for (int i = 0; i < destNodes.length; i++) {
+            Runnable last = i == destNodes.length - 1 ? afterSent : null;
+            pump.send(destNodes[i], Pump.CONTROL_TAG, new MasterMessage.Started(start.commId(), start.worldRank(), start.idBase(),
+                    inline ? 0 : data.length(), inline, frame).encode(), inline || data.length() == 0 ? last : null);
+            if (!inline) {
+                sendFile(destNodes[i], (Payload.Spilled) data, spillDir, last);
+            }
+        }
+    }
+
+    /** Sends a spill file's bytes as data messages, mapped chunk by chunk (never on the heap). */
+    private void sendFile(int destNode, Payload.Spilled spilled, Path spillDir, Runnable afterSent) {
         try (FileChannel ch = FileChannel.open(spillDir.resolve(spilled.fileName()), StandardOpenOption.READ)) {
             for (long at = 0; at < spilled.length(); at += CHUNK_BYTES) {
                 long n = Math.min(CHUNK_BYTES, spilled.length() - at);
@@ -115,7 +156,7 @@ public final class Internode implements AutoCloseable {
                         at + n == spilled.length() ? afterSent : null);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot forward spill file " + spilled.fileName(), e);
+            throw new UncheckedIOException("cannot send spill file " + spilled.fileName(), e);
         }
     }
 
@@ -139,31 +180,32 @@ public final class Internode implements AutoCloseable {
         pump.close();
     }
 
-    /** A forward being received: its header and where its bytes go. */
+    /** A forward or collective start being received: its header and where its data bytes go. */
     private static final class Inbound {
-        final MasterMessage.Forward header;
+        final MasterMessage header;
+        final long dataBytes;
         final ByteBuffer memory;
         final FileChannel file;
         final String fileName;
         long assigned;
         long done;
 
-        Inbound(MasterMessage.Forward header, ByteBuffer memory, FileChannel file, String fileName) {
+        /** @param dataBytes bytes that follow as data messages (0 when the payload came inline) */
+        Inbound(MasterMessage header, long dataBytes, ByteBuffer memory, FileChannel file, String fileName) {
             this.header = header;
+            this.dataBytes = dataBytes;
             this.memory = memory;
             this.file = file;
             this.fileName = fileName;
         }
 
         boolean complete() {
-            return done == header.dataBytes();
+            return done == dataBytes;
         }
 
-        Payload payload() {
-            if (header.inline()) {
-                return new Payload.Inline(header.inlineBytes());
-            }
-            return file != null ? new Payload.Spilled(fileName, header.dataBytes()) : new Payload.Inline(memory.flip());
+        /** The data that followed the header, as stored here. */
+        Payload received() {
+            return file != null ? new Payload.Spilled(fileName, dataBytes) : new Payload.Inline(memory.flip());
         }
     }
 
@@ -192,8 +234,8 @@ public final class Internode implements AutoCloseable {
             if (tag == Pump.CONTROL_TAG) {
                 return ByteBuffer.allocateDirect(count);
             }
-            Inbound in = pending[source].stream().filter(i -> i.assigned < i.header.dataBytes()).findFirst().orElse(null);
-            long expected = in == null ? -1 : Math.min(CHUNK_BYTES, in.header.dataBytes() - in.assigned);
+            Inbound in = pending[source].stream().filter(i -> i.assigned < i.dataBytes).findFirst().orElse(null);
+            long expected = in == null ? -1 : Math.min(CHUNK_BYTES, in.dataBytes - in.assigned);
             if (expected != count) {
                 sink.broken("node " + source + " sent " + count + " data bytes where " + expected + " were expected");
                 return ByteBuffer.allocateDirect(count);
@@ -235,25 +277,29 @@ public final class Internode implements AutoCloseable {
             if (m instanceof MasterMessage.NodeEnded ended) {
                 sink.peerEnded(source, ended.exitCode(), ended.causedHere());
             } else if (m instanceof MasterMessage.Forward f) {
-                pending[source].addLast(inbound(source, f));
+                // A message's bytes stay in memory up to this node's -im, as a slave's own would.
+                long follows = f.inline() ? 0 : f.dataBytes();
+                pending[source].addLast(inbound(source, f, follows, follows > inlineMaxBytes));
+            } else if (m instanceof MasterMessage.Started st) {
+                // A spilled contribution stays spilled: the collective hands out ranges of its file.
+                long follows = st.inline() ? 0 : st.dataBytes();
+                pending[source].addLast(inbound(source, st, follows, !st.inline()));
             }
         }
 
-        private Inbound inbound(int source, MasterMessage.Forward f) {
-            if (f.inline() || f.dataBytes() <= inlineMaxBytes) {
-                Inbound in = new Inbound(f, f.inline() ? null : ByteBuffer.allocateDirect((int) f.dataBytes()), null, null);
-                in.done = f.inline() ? f.dataBytes() : 0;
-                return in;
+        private Inbound inbound(int source, MasterMessage header, long follows, boolean toFile) {
+            if (!toFile) {
+                return new Inbound(header, follows, ByteBuffer.allocateDirect((int) follows), null, null);
             }
             String name = "net-" + source + "-" + (files++);
             try {
                 FileChannel ch = FileChannel.open(spillDir.resolve(name), StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.READ, StandardOpenOption.WRITE);
-                return new Inbound(f, null, ch, name);
+                return new Inbound(header, follows, null, ch, name);
             } catch (IOException e) {
                 sink.broken("cannot store a message from node " + source + " in " + spillDir + ": " + e.getMessage());
-                Inbound dropped = new Inbound(f, ByteBuffer.allocateDirect(0), null, null);
-                dropped.done = f.dataBytes();
+                Inbound dropped = new Inbound(header, follows, ByteBuffer.allocateDirect(0), null, null);
+                dropped.done = follows;
                 return dropped;
             }
         }
@@ -264,9 +310,28 @@ public final class Internode implements AutoCloseable {
                 if (in.file != null) {
                     closeQuietly(in.file);
                 }
-                MasterMessage.Forward f = in.header;
-                sink.arrived(new Arrival(f.destWorldRank(), f.commId(), f.source(), f.tag(), f.senderWorldRank(), in.payload()));
+                if (in.header instanceof MasterMessage.Forward f) {
+                    Payload p = f.inline() ? new Payload.Inline(f.inlineBytes()) : in.received();
+                    sink.arrived(new Arrival(f.destWorldRank(), f.commId(), f.source(), f.tag(), f.senderWorldRank(), p));
+                } else {
+                    publishStart(source, (MasterMessage.Started) in.header, in);
+                }
             }
+        }
+
+        private void publishStart(int source, MasterMessage.Started st, Inbound in) {
+            SlaveRequest start;
+            try {
+                start = ProtocolCodec.decodeRequest(ProtocolCodec.nextFrame(st.frame()));
+            } catch (ProtocolException | RuntimeException e) {
+                sink.broken("bad collective start from node " + source + ": " + e.getMessage());
+                return;
+            }
+            if (!st.inline() && start instanceof SlaveRequest.StartCollective c) {
+                start = new SlaveRequest.StartCollective(c.requestId(), c.commId(), c.kind(), c.root(), c.op(), c.type(),
+                        c.count(), c.blockBytes(), in.received());
+            }
+            sink.startArrived(new RemoteStart(st.commId(), st.worldRank(), st.idBase(), start));
         }
     }
 

@@ -11,6 +11,7 @@ public sealed interface MasterMessage {
 
     int FORWARD = 1;
     int NODE_ENDED = 2;
+    int STARTED = 3;
 
     /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
     ByteBuffer encode();
@@ -36,6 +37,29 @@ public sealed interface MasterMessage {
                 b.put(inlineBytes.duplicate());
             }
             return b.flip();
+        }
+    }
+
+    /**
+     * A slave of the sender's node started a collective (or split) on a communicator with members
+     * on the receiver's node: every master of the communicator runs the operation on every
+     * member's start, so all compute the same results.
+     *
+     * @param idBase    for a split: the first of the ids the communicator's lowest node reserved
+     *                  for the communicators it makes (one per colour); -1 otherwise
+     * @param frame     the start as a slave sends it ({@link io.bdmpi.protocol.ProtocolCodec}); a
+     *                  spilled contribution's file name in it means nothing here: its bytes follow
+     *                  as data messages ({@code dataBytes} of them) unless {@code inline}
+     */
+    record Started(int commId, int worldRank, int idBase, long dataBytes, boolean inline, ByteBuffer frame)
+            implements MasterMessage {
+        static final int HEADER_BYTES = 4 * 4 + 8 + 1;
+
+        @Override
+        public ByteBuffer encode() {
+            ByteBuffer b = ByteBuffer.allocateDirect(HEADER_BYTES + frame.remaining());
+            b.putInt(STARTED).putInt(commId).putInt(worldRank).putInt(idBase).putLong(dataBytes).put((byte) (inline ? 1 : 0));
+            return b.put(frame.duplicate()).flip();
         }
     }
 
@@ -75,6 +99,9 @@ public sealed interface MasterMessage {
                 throw new IllegalArgumentException("forward of " + length + " bytes carries " + in.remaining());
             }
             return new Forward(dest, comm, source, tag, sender, length, inline, inline ? in.slice() : null);
+        }
+        if (type == STARTED && in.remaining() >= Started.HEADER_BYTES - Integer.BYTES) {
+            return new Started(in.getInt(), in.getInt(), in.getInt(), in.getLong(), in.get() != 0, in.slice());
         }
         if (type == NODE_ENDED && in.remaining() == 5) {
             return new NodeEnded(in.getInt(), in.get() != 0);

@@ -1,7 +1,6 @@
 package io.bdmpi.tests.failures;
 
 import io.bdmpi.tests.programs.Fail;
-import io.bdmpi.tests.programs.Busy;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -28,13 +27,5 @@ class SeveralNodesFailureTest {
         Expect.that(r, r.stderr().stream().anyMatch(l -> l.matches(
                 "^bdmpiexec: job failed: rank 3 \\(pid \\d+\\) exited with status 3 before MPI_Finalize; last MPI call: .*")),
                 "no failure line naming rank 3");
-    }
-
-    @Test
-    void aCollectiveAcrossNodesIsRefusedClearly() {
-        JobResult r = JobRunner.job(Busy.class).nodes(2).ranks(1).running(1).args(10).timeout(Duration.ofSeconds(60)).run();
-        Expect.that(r, r.exitCode() == 1, "exit code " + r.exitCode() + ", expected 1");
-        Expect.that(r, r.stderr().stream().anyMatch(l -> l.startsWith("bdmpiexec: job failed: ")
-                && l.contains("collectives across nodes are not supported yet")), "no clear refusal");
     }
 }
