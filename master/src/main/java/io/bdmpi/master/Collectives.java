@@ -31,6 +31,9 @@ final class Collectives {
         /** The operation completed for {@code member}: its result waits to be collected. */
         void completed(SlaveSession member, MasterReply.CollectiveDone done);
 
+        /** A start is about to go to {@code masters} other masters (counted for deadlock detection). */
+        void shipping(int masters);
+
         /** The job cannot go on (mismatched calls, unknown communicator). */
         void failed(String reason);
     }
@@ -117,6 +120,7 @@ final class Collectives {
             op.idBase = comms.reserve(comm.size());
         }
         int idBase = start instanceof SlaveRequest.StartSplit && comm.lowestNode() == comms.node() ? op.idBase : -1;
+        listener.shipping(comm.otherNodes().length);
         remote.shipStart(comm.otherNodes(), new Internode.RemoteStart(comm.id, s.worldRank, idBase, start));
     }
 

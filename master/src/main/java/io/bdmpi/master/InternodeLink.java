@@ -1,6 +1,7 @@
 package io.bdmpi.master;
 
 import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.MasterMessage;
 import io.bdmpi.master.internode.Placement;
 import io.bdmpi.protocol.Payload;
 
@@ -36,6 +37,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final CountDownLatch peersEnded;
     /** First failing exit code another node reported, 0 while none. */
     private final AtomicInteger peerFailure = new AtomicInteger();
+    private boolean announced;
 
     InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, Consumer<MasterEvent> publish,
                   Consumer<String> deleteSpillFile) {
@@ -92,6 +94,17 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     }
 
     @Override
+    public void announceState(NodesQuiescence.State s) {
+        internode.announceState(new MasterMessage.NodeState(s.idle(), s.ended(), s.sent(), s.received(), s.pending()));
+    }
+
+    @Override
+    public void peerState(int node, MasterMessage.NodeState s) {
+        publish.accept(new MasterEvent.PeerState(node, new NodesQuiescence.State(s.idle(), s.ended(), s.sent(), s.received(),
+                s.pending())));
+    }
+
+    @Override
     public void peerEnded(int node, int exitCode, boolean causedThere) {
         if (exitCode != 0 && peerFailure.compareAndSet(0, exitCode)) {
             publish.accept(new MasterEvent.PeerFailed(node, exitCode));
@@ -104,15 +117,22 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
         publish.accept(new MasterEvent.StopRequested("between masters: " + reason, 1));
     }
 
+    /** Tells the other masters, once, how this node's part ended (at once: they stop their slaves meanwhile). */
+    void announce(JobOutcome local) {
+        if (!announced) {
+            announced = true;
+            internode.announceEnd(local.exitCode(), local.failure() != null);
+        }
+    }
+
     /**
-     * Tells the other masters how this node's part ended and waits for theirs.
+     * Tells the other masters how this node's part ended (unless {@link #announce}d) and waits for theirs.
      *
      * @return the job's outcome as this master reports it: its own failure, else the failure
      *         another node reported (without a reason: that node printed it), else success
      */
     JobOutcome finish(JobOutcome local) throws InterruptedException {
-        boolean causedHere = local.failure() != null;
-        internode.announceEnd(local.exitCode(), causedHere);
+        announce(local);
         if (local.exitCode() == 0) {
             peersEnded.await();
         } else if (!peersEnded.await(PEER_WAIT_MS, TimeUnit.MILLISECONDS)) {

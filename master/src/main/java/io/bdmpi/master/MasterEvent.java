@@ -40,6 +40,17 @@ sealed interface MasterEvent {
     record PeerFailed(int node, int exitCode) implements MasterEvent {
     }
 
+    /** Another master's node state, for deadlock detection over nodes (MPI pump). */
+    record PeerState(int node, NodesQuiescence.State state) implements MasterEvent {
+    }
+
+    /**
+     * Time passed (several nodes only): the end of its batch looks again whether a deadlock seen a
+     * while ago is now confirmed (timer).
+     */
+    record Tick() implements MasterEvent {
+    }
+
     /** Hand a snapshot of the statistics to the caller (after the job ended). */
     record StatsRequested(CompletableFuture<JobStats> result) implements MasterEvent {
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,6 +42,8 @@ public final class NodeMaster {
     static final int RING_SIZE = 16 * 1024;
     /** How long to wait for killed slaves to disappear before giving up on them. */
     static final long KILL_WAIT_MS = 10_000;
+    /** Period of the timer events of a master of several nodes (deadlock confirmation). */
+    static final long TICK_MS = 250;
     /** Exit code when the launcher itself was told to stop (SIGINT, SIGTERM). */
     static final int EXIT_STOPPED = 143;
 
@@ -85,6 +88,7 @@ public final class NodeMaster {
         SlaveIo io = null;
         ResidencySampler sampler = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bdmpi-ticker"));
         boolean started = false;
         JobStats stats = null;
         Internode internode = null;
@@ -130,6 +134,8 @@ public final class NodeMaster {
             started = true;
             if (link != null) {
                 link.startReceiving();
+                ticker.scheduleAtFixedRate(() -> ring.publishEvent(PUBLISH, new MasterEvent.Tick()), TICK_MS, TICK_MS,
+                        TimeUnit.MILLISECONDS);
             }
             io.start();
             for (int i = 0; i < processes.size(); i++) {
@@ -137,6 +143,9 @@ public final class NodeMaster {
                 processes.get(i).onExit().thenAccept(p -> ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue())));
             }
             result = outcome.get();
+            if (link != null) {
+                link.announce(result);
+            }
             killAll(processes);
             stats = requestStats(ring);
         } catch (IOException | IllegalStateException | IllegalArgumentException e) {
@@ -151,6 +160,7 @@ public final class NodeMaster {
             closeQuietly(io);
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
+            ticker.shutdownNow();
             writeStats(stats);
             closeQuietly(workDir);
             result = endTogether(result, internode, link);

@@ -36,6 +36,9 @@ final class Scheduler {
          * contribution's file is kept until a {@link MasterEvent.SpillShipped} says it has gone.
          */
         void shipStart(int[] nodes, Internode.RemoteStart start);
+
+        /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
+        void announceState(NodesQuiescence.State state);
     }
 
     /** This node's slaves, in local order. */
@@ -44,6 +47,8 @@ final class Scheduler {
     private final SlaveSession[] byWorldRank;
     private final int node;
     private final RemoteNodes remote;
+    /** Deadlock detection over the nodes; null on one node. */
+    private final NodesQuiescence quiescence;
     private final int nrunning;
     private final ResumePolicy policy;
     private final LongSupplier clockNs;
@@ -83,6 +88,7 @@ final class Scheduler {
               LongSupplier clockNs, Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
         this.node = node;
         this.remote = remote;
+        this.quiescence = remote == null ? null : new NodesQuiescence(node, placement.nodes(), clockNs.getAsLong());
         this.slaves = slaves;
         this.byWorldRank = new SlaveSession[placement.worldSize()];
         for (SlaveSession s : slaves) {
@@ -105,6 +111,11 @@ final class Scheduler {
             }
 
             @Override
+            public void shipping(int masters) {
+                quiescence.sent(masters);
+            }
+
+            @Override
             public void failed(String reason) {
                 fail(1, reason);
             }
@@ -121,8 +132,12 @@ final class Scheduler {
         } else if (event instanceof MasterEvent.ProcessExited e) {
             onProcessExited(byWorldRank[e.worldRank()], e.exitCode());
         } else if (event instanceof MasterEvent.RemoteArrived r) {
+            quiescence.received();
             onRemoteArrived(r.arrival());
+        } else if (event instanceof MasterEvent.PeerState p) {
+            quiescence.peer(p.node(), p.state(), clockNs.getAsLong());
         } else if (event instanceof MasterEvent.RemoteStarted r) {
+            quiescence.received();
             if (outcome == null) {
                 collectives.arriveRemote(r.start());
             }
@@ -250,6 +265,7 @@ final class Scheduler {
         }
         SlaveSession dest = byWorldRank[destRank];
         if (dest == null) {
+            quiescence.sent(1);
             remote.forward(new Internode.Arrival(destRank, send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
             return;
         }
@@ -487,23 +503,44 @@ final class Scheduler {
     }
 
     private void detectDeadlock() {
-        if (remote != null || running > 0 || !runnable.isEmpty()) {
-            // Several nodes: a blocked node may be waiting for another, which this master cannot see.
+        List<String> pending = idlePending();
+        if (quiescence == null) {
+            if (pending != null && !pending.isEmpty()) {
+                reportDeadlock(String.join("; ", pending));
+            }
             return;
+        }
+        // Several nodes: a blocked node may be waiting for another; the masters decide together.
+        NodesQuiescence.State changed = quiescence.local(pending, false, clockNs.getAsLong());
+        if (changed != null) {
+            remote.announceState(changed);
+        }
+        String deadlock = quiescence.deadlock(clockNs.getAsLong());
+        if (deadlock != null) {
+            reportDeadlock(deadlock);
+        }
+    }
+
+    private void reportDeadlock(String pending) {
+        fail(1, "deadlock: every live rank is blocked and no message is in flight; " + pending);
+    }
+
+    /** The blocked ranks' pending calls when no slave of this node runs, is runnable or starts; else null. */
+    private List<String> idlePending() {
+        if (running > 0 || !runnable.isEmpty()) {
+            return null;
         }
         List<String> pending = new ArrayList<>();
         for (SlaveSession s : slaves) {
             if (s.state == SlaveState.STARTING) {
-                return;
+                return null;
             }
             if (s.state.isBlocked()) {
                 String call = s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
                 pending.add("rank " + s.worldRank + ": " + call);
             }
         }
-        if (!pending.isEmpty()) {
-            fail(1, "deadlock: every live rank is blocked and no message is in flight; " + String.join("; ", pending));
-        }
+        return pending;
     }
 
     /** The receives and collectives a parked slave waits for. */
@@ -527,6 +564,13 @@ final class Scheduler {
 
     private void end(JobOutcome o) {
         outcome = o;
+        if (quiescence != null && o.exitCode() == 0) {
+            // Its slaves are gone: the other nodes may still deadlock among themselves.
+            NodesQuiescence.State last = quiescence.local(List.of(), true, clockNs.getAsLong());
+            if (last != null) {
+                remote.announceState(last);
+            }
+        }
         onEnd.accept(o);
     }
 

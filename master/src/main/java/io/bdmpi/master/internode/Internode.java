@@ -41,6 +41,9 @@ public final class Internode implements AutoCloseable {
         /** A slave of another node started a collective on a communicator with members here. */
         void startArrived(RemoteStart start);
 
+        /** The master of {@code node} says how its node stands (deadlock detection). */
+        void peerState(int node, MasterMessage.NodeState state);
+
         /** The master of {@code node} has ended its part of the job. */
         void peerEnded(int node, int exitCode, boolean causedThere);
 
@@ -160,6 +163,16 @@ public final class Internode implements AutoCloseable {
         }
     }
 
+    /** Tells every other master how this node stands (any thread). */
+    public void announceState(MasterMessage.NodeState state) {
+        ByteBuffer bytes = state.encode();
+        for (int n = 0; n < nodes; n++) {
+            if (n != node) {
+                pump.send(n, Pump.CONTROL_TAG, bytes.duplicate(), null);
+            }
+        }
+    }
+
     /** Tells every other master that this node has ended its part (any thread). */
     public void announceEnd(int exitCode, boolean causedHere) {
         for (int n = 0; n < nodes; n++) {
@@ -276,6 +289,8 @@ public final class Internode implements AutoCloseable {
             }
             if (m instanceof MasterMessage.NodeEnded ended) {
                 sink.peerEnded(source, ended.exitCode(), ended.causedHere());
+            } else if (m instanceof MasterMessage.NodeState state) {
+                sink.peerState(source, state);
             } else if (m instanceof MasterMessage.Forward f) {
                 // A message's bytes stay in memory up to this node's -im, as a slave's own would.
                 long follows = f.inline() ? 0 : f.dataBytes();

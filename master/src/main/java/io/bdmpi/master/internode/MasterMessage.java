@@ -12,6 +12,7 @@ public sealed interface MasterMessage {
     int FORWARD = 1;
     int NODE_ENDED = 2;
     int STARTED = 3;
+    int NODE_STATE = 4;
 
     /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
     ByteBuffer encode();
@@ -64,6 +65,24 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * The sender's node's state, for deadlock detection over nodes.
+     *
+     * @param idle     no slave of it runs, is runnable or is starting
+     * @param ended    its part of the job has ended
+     * @param sent     forwards and collective starts it has sent to other masters
+     * @param received those it has received from other masters
+     * @param pending  its blocked ranks' pending calls, readable
+     */
+    record NodeState(boolean idle, boolean ended, long sent, long received, String pending) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            byte[] text = pending.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return ByteBuffer.allocateDirect(4 + 2 + 16 + text.length).putInt(NODE_STATE).put((byte) (idle ? 1 : 0))
+                    .put((byte) (ended ? 1 : 0)).putLong(sent).putLong(received).put(text).flip();
+        }
+    }
+
+    /**
      * The sender's node has ended its part of the job.
      *
      * @param exitCode 0 when all its slaves finalized and exited 0
@@ -102,6 +121,15 @@ public sealed interface MasterMessage {
         }
         if (type == STARTED && in.remaining() >= Started.HEADER_BYTES - Integer.BYTES) {
             return new Started(in.getInt(), in.getInt(), in.getInt(), in.getLong(), in.get() != 0, in.slice());
+        }
+        if (type == NODE_STATE && in.remaining() >= 18) {
+            boolean idle = in.get() != 0;
+            boolean ended = in.get() != 0;
+            long sent = in.getLong();
+            long received = in.getLong();
+            byte[] text = new byte[in.remaining()];
+            in.get(text);
+            return new NodeState(idle, ended, sent, received, new String(text, java.nio.charset.StandardCharsets.UTF_8));
         }
         if (type == NODE_ENDED && in.remaining() == 5) {
             return new NodeEnded(in.getInt(), in.get() != 0);
