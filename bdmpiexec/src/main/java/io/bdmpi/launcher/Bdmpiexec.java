@@ -7,7 +7,8 @@ import java.io.PrintWriter;
 
 /**
  * The {@code bdmpiexec} command: parses the command line into a {@link MasterContext}, checks it
- * (see {@link LaunchOptions}) and runs one {@link NodeMaster}. Invalid input prints one line
+ * (see {@link LaunchOptions}) and runs one {@link NodeMaster}, or with several nodes starts one
+ * master per node through MPI ({@link MultiNodeLaunch}). Invalid input prints one line
  * {@code bdmpiexec: <reason>} and a usage hint on stderr and exits with {@value LaunchOptions#EXIT_USAGE}.
  */
 public final class Bdmpiexec {
@@ -24,6 +25,6 @@ public final class Bdmpiexec {
         if (result.context() == null) {
             System.exit(result.exitCode());
         }
-        System.exit(new NodeMaster(result.context()).run());
+        System.exit(result.masters() != null ? result.masters().run() : new NodeMaster(result.context()).run());
     }
 }

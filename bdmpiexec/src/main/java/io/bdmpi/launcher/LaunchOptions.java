@@ -2,6 +2,7 @@ package io.bdmpi.launcher;
 
 import io.bdmpi.master.MasterContext;
 import io.bdmpi.master.ResumePolicyKind;
+import io.bdmpi.master.internode.MpiLauncher;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
 
@@ -52,7 +53,7 @@ public final class LaunchOptions {
 
     private static final MasterContext DEFAULTS = new MasterContext();
 
-    @Option(names = {"-nn", "--nodes"}, paramLabel = "N", description = "Number of nodes (only 1 is supported).")
+    @Option(names = {"-nn", "--nodes"}, paramLabel = "N", description = "Number of nodes: one master each, started through MPI when N > 1.")
     int nodes = DEFAULTS.nodes();
 
     @Option(names = {"-ns", "--slaves"}, paramLabel = "S", description = "Slaves (MPI ranks) on this node.")
@@ -88,6 +89,26 @@ public final class LaunchOptions {
             description = "Which runnable slave resumes next: most resident first, or first come first.")
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
 
+    @Option(names = "--hosts", paramLabel = "A,B,...", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Hosts of the N masters, passed to mpiexec (default: all on this machine).")
+    String hosts;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "A host file for mpiexec, instead of --hosts.")
+    Path hostFile;
+
+    @Option(names = "--mpiexec", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "The MPI launcher (default: $" + MpiLauncher.MPIEXEC_VARIABLE + ", else mpiexec.mpich on PATH).")
+    String mpiexec;
+
+    @Option(names = "--placement", paramLabel = "block|cyclic|FILE",
+            description = "Which node each rank lives on: blocks of S, round robin, or a file of one node number per rank.")
+    String placement = DEFAULTS.placement();
+
+    /** Set by bdmpiexec on the masters it starts through mpiexec: run this node's master here. */
+    @Option(names = "--node-master", hidden = true)
+    boolean nodeMaster;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -98,8 +119,15 @@ public final class LaunchOptions {
             description = "A main class (found on -cp) or a jar whose manifest names its Main-Class, then its arguments.")
     List<String> program = new ArrayList<>();
 
-    /** What {@link #parse} produced: a concluded context to run, or (context null) an exit code. */
-    public record Result(MasterContext context, int exitCode) {
+    /**
+     * What {@link #parse} produced: a concluded context to run, or (context null) an exit code.
+     *
+     * @param masters how to start the masters of a job of several nodes; null to run one master here
+     */
+    public record Result(MasterContext context, int exitCode, MultiNodeLaunch masters) {
+        Result(MasterContext context, int exitCode) {
+            this(context, exitCode, null);
+        }
     }
 
     /** A user error: one line for stderr. */
@@ -133,7 +161,11 @@ public final class LaunchOptions {
                 out.flush();
                 return new Result(null, 0);
             }
-            return new Result(options.toContext(), 0);
+            MasterContext context = options.toContext();
+            if (context.nodes() > 1 && !options.nodeMaster) {
+                return new Result(context, 0, options.multiNodeLaunch(args));
+            }
+            return new Result(context, 0);
         } catch (CommandLine.ParameterException e) {
             return usageError(err, e.getMessage());
         } catch (UsageException | IllegalArgumentException e) {
@@ -153,8 +185,14 @@ public final class LaunchOptions {
         if (program.isEmpty()) {
             throw new UsageException("no program given (a main class or a jar)");
         }
-        if (nodes != 1) {
-            throw new UsageException("-nn=" + nodes + ": only one node is supported so far");
+        if (nodes < 1) {
+            throw new UsageException("-nn=" + nodes + " must be at least 1");
+        }
+        if (hosts != null && hostFile != null) {
+            throw new UsageException("give --hosts or --hostfile, not both");
+        }
+        if (hostFile != null && !Files.isReadable(hostFile)) {
+            throw new UsageException("--hostfile=" + hostFile + " is not a readable file");
         }
         if (slaves < 1) {
             throw new UsageException("-ns=" + slaves + " must be at least 1");
@@ -189,8 +227,20 @@ public final class LaunchOptions {
                 .programArgs(program.subList(1, program.size()))
                 .tagOutput(tagOutput)
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
+                .placement(placement)
                 .resumePolicy(policyKind);
         return ctx.conclude();
+    }
+
+    /** How to start the masters: through the MPI launcher, each running bdmpiexec --node-master with these arguments. */
+    MultiNodeLaunch multiNodeLaunch(String[] args) throws UsageException {
+        String launcher;
+        try {
+            launcher = MpiLauncher.find(mpiexec, System.getenv());
+        } catch (IllegalStateException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats);
     }
 
     static List<String> splitJvmOptions(String opts) {

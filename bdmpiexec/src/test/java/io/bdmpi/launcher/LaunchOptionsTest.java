@@ -139,7 +139,7 @@ class LaunchOptionsTest {
         assertTrue(fails("-ns", "0", "-cp", cp, MAIN).contains("-ns=0"));
         assertTrue(fails("-ns", "2", "-nr", "3", "-cp", cp, MAIN).contains("-nr=3"));
         assertTrue(fails("-nr", "0", "-cp", cp, MAIN).contains("-nr=0"));
-        assertTrue(fails("-nn", "2", "-cp", cp, MAIN).contains("-nn=2"));
+        assertTrue(fails("-nn", "0", "-cp", cp, MAIN).contains("-nn=0"));
         assertTrue(fails("-ns", "2").contains("no program"));
         assertTrue(fails("-im", "12q", "-cp", cp, MAIN).contains("12q"));
         assertTrue(fails("-im", "1g", "-cp", cp, MAIN).contains("-im="));

@@ -23,7 +23,11 @@ import java.util.List;
  */
 final class CollectiveOp {
 
-    /** A member's start: a {@link SlaveRequest.StartCollective} or a {@link SlaveRequest.StartSplit}. */
+    /**
+     * A member's start: a {@link SlaveRequest.StartCollective} or a {@link SlaveRequest.StartSplit}.
+     *
+     * @param slave the member, or null for a member of another node (whose master ran its start here too)
+     */
     record Arrival(SlaveSession slave, long requestId, SlaveRequest start) {
     }
 
@@ -32,6 +36,9 @@ final class CollectiveOp {
     private final Arrival[] arrivals;
     private int arrived;
     private Arrival reference;
+    private int referenceRank;
+    /** For a split of several nodes: the first id of the communicators it makes, agreed by the masters; -1 until known. */
+    int idBase = -1;
 
     /** Reduction with a predefined operator: combination of ranks 0..folded-1. */
     private ByteBuffer accumulator;
@@ -57,6 +64,7 @@ final class CollectiveOp {
         }
         if (reference == null) {
             reference = a;
+            referenceRank = rank;
         }
         arrivals[rank] = a;
         arrived++;
@@ -90,11 +98,16 @@ final class CollectiveOp {
         return reference == null ? null : reference.start();
     }
 
-    /** Spill files the members handed in; the master owns them from now on. */
-    List<String> spillFiles() {
+    /**
+     * Spill files the members handed in; the master owns them from now on.
+     *
+     * @param local those of this node's members (true) or those received from other masters (false)
+     */
+    List<String> spillFiles(boolean local) {
         List<String> files = new ArrayList<>();
         for (Arrival a : arrivals) {
-            if (a != null && a.start() instanceof SlaveRequest.StartCollective c && c.data() instanceof Payload.Spilled s) {
+            if (a != null && (a.slave() != null) == local && a.start() instanceof SlaveRequest.StartCollective c
+                    && c.data() instanceof Payload.Spilled s) {
                 files.add(s.fileName());
             }
         }
@@ -229,8 +242,7 @@ final class CollectiveOp {
         if (same) {
             return null;
         }
-        int refRank = comm.rankOf(reference.slave().worldRank);
-        return "collective calls do not match on " + comm.name + ": rank " + refRank + " called " + describe(ref)
+        return "collective calls do not match on " + comm.name + ": rank " + referenceRank + " called " + describe(ref)
                 + " but rank " + rank + " called " + describe(a.start());
     }
 

@@ -1,5 +1,6 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.internode.Internode;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
@@ -15,6 +16,13 @@ import java.util.TreeMap;
  * Runs collectives and communicator splits: pairs each member's start with the others', and when
  * all members of the communicator have started, hands every member its result. Owned by the
  * scheduler thread, which learns of completions and failures through {@link Listener}.
+ *
+ * <p>On a communicator whose members live on several nodes, each master ships its members' starts
+ * (contributions included) to the masters of the other nodes of the communicator and runs the
+ * whole operation on every member's start: all masters then compute the same results, reductions
+ * folded in rank order as on one node, and each hands its own members theirs. A split's new
+ * communicators take ids that the communicator's lowest node reserved from its own range and sent
+ * along with its members' starts, so every master names them alike.
  */
 final class Collectives {
 
@@ -23,6 +31,9 @@ final class Collectives {
         /** The operation completed for {@code member}: its result waits to be collected. */
         void completed(SlaveSession member, MasterReply.CollectiveDone done);
 
+        /** A start is about to go to {@code masters} other masters (counted for deadlock detection). */
+        void shipping(int masters);
+
         /** The job cannot go on (mismatched calls, unknown communicator). */
         void failed(String reason);
     }
@@ -30,11 +41,38 @@ final class Collectives {
     private final Communicators comms;
     private final SharedSpillFiles spillFiles;
     private final Listener listener;
+    /** The other nodes' masters; null on one node. */
+    private final Scheduler.RemoteNodes remote;
 
-    Collectives(Communicators comms, SharedSpillFiles spillFiles, Listener listener) {
+    Collectives(Communicators comms, SharedSpillFiles spillFiles, Scheduler.RemoteNodes remote, Listener listener) {
         this.comms = comms;
         this.spillFiles = spillFiles;
+        this.remote = remote;
         this.listener = listener;
+    }
+
+    /** A member of another node started an operation on a communicator with members here. */
+    void arriveRemote(Internode.RemoteStart r) {
+        Communicator comm = comms.lookupAny(r.commId(), r.worldRank());
+        if (comm == null) {
+            listener.failed("rank " + r.worldRank() + " called " + CollectiveOp.describe(r.start()) + " on communicator "
+                    + comms.name(r.commId()) + ", which does not exist or does not include it (freed?)");
+            return;
+        }
+        int rank = comm.rankOf(r.worldRank());
+        CollectiveOp op = comm.operation(rank);
+        String problem = op.arrive(rank, new CollectiveOp.Arrival(null, r.start() instanceof SlaveRequest.StartCollective c
+                ? c.requestId() : ((SlaveRequest.StartSplit) r.start()).requestId(), r.start()));
+        if (problem != null) {
+            listener.failed("rank " + r.worldRank() + ": " + CollectiveOp.describe(r.start()) + " on " + comm.name + ": " + problem);
+            return;
+        }
+        if (r.idBase() >= 0) {
+            op.idBase = r.idBase();
+        }
+        if (op.isComplete()) {
+            complete(op);
+        }
     }
 
     void start(SlaveSession s, SlaveRequest.StartCollective c) {
@@ -60,9 +98,30 @@ final class Collectives {
             return;
         }
         s.collectives.put(requestId, op);
+        if (!comm.isLocal()) {
+            ship(comm, op, s, start);
+        }
         if (op.isComplete()) {
             complete(op);
         }
+    }
+
+    /**
+     * Sends a local member's start to the other nodes of the communicator. Its spilled contribution
+     * is held (one reference for the sending, released by {@link Scheduler}'s SpillShipped, one
+     * for the operation, released when it completes) so the file outlives both.
+     */
+    private void ship(Communicator comm, CollectiveOp op, SlaveSession s, SlaveRequest start) {
+        if (start instanceof SlaveRequest.StartCollective c && c.data() instanceof Payload.Spilled spilled) {
+            spillFiles.retain(spilled.fileName());
+            spillFiles.retain(spilled.fileName());
+        }
+        if (start instanceof SlaveRequest.StartSplit && comm.lowestNode() == comms.node() && op.idBase < 0) {
+            op.idBase = comms.reserve(comm.size());
+        }
+        int idBase = start instanceof SlaveRequest.StartSplit && comm.lowestNode() == comms.node() ? op.idBase : -1;
+        listener.shipping(comm.otherNodes().length);
+        remote.shipStart(comm.otherNodes(), new Internode.RemoteStart(comm.id, s.worldRank, idBase, start));
     }
 
     private void complete(CollectiveOp op) {
@@ -72,6 +131,10 @@ final class Collectives {
         int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op) : new int[n][0];
         List<MasterReply.CollectiveDone> results = new ArrayList<>(n);
         for (int rank = 0; rank < n; rank++) {
+            if (op.arrival(rank).slave() == null) {
+                results.add(null); // a member of another node: its master hands it its result
+                continue;
+            }
             List<Payload> pieces = op.piecesFor(rank);
             for (Payload p : pieces) {
                 if (p instanceof Payload.Slice slice) {
@@ -80,14 +143,21 @@ final class Collectives {
             }
             results.add(new MasterReply.CollectiveDone(op.arrival(rank).requestId(), values[rank], pieces));
         }
-        spillFiles.dropUnread(op.spillFiles());
+        if (comm.isLocal()) {
+            spillFiles.dropUnread(op.spillFiles(true));
+        } else {
+            op.spillFiles(true).forEach(spillFiles::release);
+            spillFiles.dropUnread(op.spillFiles(false));
+        }
         if (op.reference() instanceof SlaveRequest.StartCollective c && c.kind() == CollectiveKind.FREE) {
             comms.free(comm);
         }
         for (int rank = 0; rank < n; rank++) {
             SlaveSession member = op.arrival(rank).slave();
-            member.collectives.remove(results.get(rank).requestId());
-            listener.completed(member, results.get(rank));
+            if (member != null) {
+                member.collectives.remove(results.get(rank).requestId());
+                listener.completed(member, results.get(rank));
+            }
         }
     }
 
@@ -110,14 +180,19 @@ final class Collectives {
         for (int rank = 0; rank < n; rank++) {
             values[rank] = new int[] {Protocol.NO_COMM, 0, 0};
         }
+        int colorIndex = 0;
         for (List<Integer> group : byColor.values()) {
+            int id = op.comm.isLocal() ? -1 : op.idBase + colorIndex++;
             group.sort(Comparator.comparingInt((Integer r) -> ((SlaveRequest.StartSplit) op.arrival(r).start()).key())
                     .thenComparingInt(r -> r));
             int[] members = new int[group.size()];
             for (int i = 0; i < members.length; i++) {
                 members[i] = op.comm.worldRank(group.get(i));
             }
-            Communicator created = comms.create(members);
+            if (id >= 0 && group.stream().noneMatch(op.comm::isLocalRank)) {
+                continue; // made only on the nodes of its members
+            }
+            Communicator created = id < 0 ? comms.create(members) : comms.create(id, members);
             for (int i = 0; i < members.length; i++) {
                 values[group.get(i)] = new int[] {created.id, i, members.length};
             }

@@ -1,5 +1,6 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.internode.Placement;
 import io.bdmpi.protocol.MasterReply;
 
 import java.util.Arrays;
@@ -24,11 +25,21 @@ final class Communicator {
     /** Per member (communicator rank): how many collectives it has started here. */
     private final long[] started;
     private final Map<Long, CollectiveOp> open = new HashMap<>();
+    private final Placement placement;
+    private final int node;
+    private final int[] otherNodes;
 
-    Communicator(int id, String name, int[] members) {
+    /**
+     * @param placement where every world rank lives
+     * @param node      the node of the master that keeps this record
+     */
+    Communicator(int id, String name, int[] members, Placement placement, int node) {
         this.id = id;
         this.name = name;
         this.members = members.clone();
+        this.placement = placement;
+        this.node = node;
+        this.otherNodes = Arrays.stream(members).map(placement::nodeOf).filter(n -> n != node).distinct().sorted().toArray();
         this.started = new long[members.length];
         long ordered = 17;
         long set = 0;
@@ -67,9 +78,47 @@ final class Communicator {
         open.remove(op.sequence);
     }
 
-    /** One node for now: every member is local. */
+    /** Whether every member lives on this master's node (collectives then need no other master). */
+    boolean isLocal() {
+        return otherNodes().length == 0;
+    }
+
+    /** The nodes other than this master's that members live on, in increasing order. */
+    int[] otherNodes() {
+        return otherNodes;
+    }
+
+    /** The lowest node any member lives on. */
+    int lowestNode() {
+        return otherNodes.length > 0 ? Math.min(node, otherNodes[0]) : node;
+    }
+
+    /** Whether the member at communicator rank {@code rank} lives on this master's node. */
+    boolean isLocalRank(int rank) {
+        return placement.nodeOf(members[rank]) == node;
+    }
+
+    /** What a member learns of the communicator: its rank and size, and how the members spread over the nodes. */
     MasterReply.CommInfo info(int rank) {
-        return new MasterReply.CommInfo(id, rank, members.length, 1, 0, members.length, rank, 0, groupHash, groupSetHash);
+        java.util.TreeSet<Integer> nodes = new java.util.TreeSet<>();
+        int localSize = 0;
+        int localRank = 0;
+        int lowestLocal = -1;
+        for (int r = 0; r < members.length; r++) {
+            int n = placement.nodeOf(members[r]);
+            nodes.add(n);
+            if (n == node) {
+                if (lowestLocal < 0) {
+                    lowestLocal = r;
+                }
+                if (r < rank) {
+                    localRank++;
+                }
+                localSize++;
+            }
+        }
+        return new MasterReply.CommInfo(id, rank, members.length, nodes.size(), nodes.headSet(node).size(), localSize,
+                localRank, lowestLocal, groupHash, groupSetHash);
     }
 
     @Override

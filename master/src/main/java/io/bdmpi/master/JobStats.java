@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -22,6 +25,44 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
     public record Slave(int rank, int node, long pid, int exitCode, double runSeconds, double blockedSeconds,
                         double runnableSeconds, long resumes, long messagesSent, long bytesSentInline,
                         long bytesSentSpilled, long peakRssBytes) {
+    }
+
+    /** Where the master of {@code node} of a job of several nodes writes its part; {@link #merge} joins the parts. */
+    public static Path partFile(Path stats, int node) {
+        return stats.resolveSibling(stats.getFileName() + ".node" + node);
+    }
+
+    /**
+     * Joins the nodes' parts into {@code stats} (one document, as one node writes) and removes them.
+     * A missing part (its master died) is left out and named in {@code failure} if there is none.
+     *
+     * @param exitCode the job's exit code, as the launcher saw it
+     */
+    public static void merge(Path stats, int nodes, int exitCode) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<Node> allNodes = new ArrayList<>();
+        List<Slave> allSlaves = new ArrayList<>();
+        double wall = 0;
+        String failure = null;
+        List<Integer> missing = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            Path part = partFile(stats, n);
+            if (!Files.exists(part)) {
+                missing.add(n);
+                continue;
+            }
+            JobStats s = json.readValue(part.toFile(), JobStats.class);
+            Files.delete(part);
+            allNodes.addAll(s.nodes());
+            allSlaves.addAll(s.slaves());
+            wall = Math.max(wall, s.wallTimeSeconds());
+            failure = failure != null ? failure : s.failure();
+        }
+        if (failure == null && !missing.isEmpty()) {
+            failure = "no statistics from node(s) " + missing;
+        }
+        allSlaves.sort(Comparator.comparingInt(Slave::rank));
+        new JobStats(wall, exitCode, failure, allNodes, allSlaves).write(stats);
     }
 
     /** Writes this as indented JSON. */

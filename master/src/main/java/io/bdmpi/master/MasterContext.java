@@ -36,6 +36,7 @@ public final class MasterContext {
     private List<String> programArgs = List.of();
     private boolean tagOutput;
     private List<String> slaveJvmOptions = List.of();
+    private String placement = "block";
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
@@ -84,6 +85,10 @@ public final class MasterContext {
     public List<String> slaveJvmOptions() { return slaveJvmOptions; }
     public MasterContext slaveJvmOptions(List<String> v) { slaveJvmOptions = List.copyOf(v); return this; }
 
+    /** Which node each rank lives on when there are several: block, cyclic, or a file (see {@link io.bdmpi.master.internode.Placement}). Default block. */
+    public String placement() { return placement; }
+    public MasterContext placement(String v) { placement = v; return this; }
+
     /** Which runnable slave resumes next: --policy. Default RESIDENT ("most resident first"). */
     public ResumePolicyKind resumePolicy() { return resumePolicy; }
     public MasterContext resumePolicy(ResumePolicyKind v) { resumePolicy = v; return this; }
@@ -102,8 +107,14 @@ public final class MasterContext {
             throw new IllegalStateException("MasterContext already concluded");
         }
         List<String> errors = new ArrayList<>();
-        if (nodes != 1) {
-            errors.add("-nn=" + nodes + ": only one node is supported so far");
+        if (nodes < 1) {
+            errors.add("-nn=" + nodes + " must be at least 1");
+        } else if (slaves >= 1) {
+            try {
+                io.bdmpi.master.internode.Placement.of(placement, nodes, slaves);
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
         }
         if (slaves < 1) {
             errors.add("-ns=" + slaves + " must be at least 1");

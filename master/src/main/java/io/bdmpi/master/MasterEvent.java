@@ -1,5 +1,6 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.internode.Internode;
 import io.bdmpi.protocol.SlaveRequest;
 
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,33 @@ sealed interface MasterEvent {
 
     /** Stop the job now, as failed (signal, launcher). */
     record StopRequested(String reason, int exitCode) implements MasterEvent {
+    }
+
+    /** Another master forwarded a message for a slave of this node (MPI pump). */
+    record RemoteArrived(Internode.Arrival arrival) implements MasterEvent {
+    }
+
+    /** A slave of another node started a collective on a communicator with members here (MPI pump). */
+    record RemoteStarted(Internode.RemoteStart start) implements MasterEvent {
+    }
+
+    /** A collective contribution's spill file has gone to every other master that needs it (MPI pump). */
+    record SpillShipped(String fileName) implements MasterEvent {
+    }
+
+    /** The master of another node ended its part of the job with a failure that it reported itself (MPI pump). */
+    record PeerFailed(int node, int exitCode) implements MasterEvent {
+    }
+
+    /** Another master's node state, for deadlock detection over nodes (MPI pump). */
+    record PeerState(int node, NodesQuiescence.State state) implements MasterEvent {
+    }
+
+    /**
+     * Time passed (several nodes only): the end of its batch looks again whether a deadlock seen a
+     * while ago is now confirmed (timer).
+     */
+    record Tick() implements MasterEvent {
     }
 
     /** Hand a snapshot of the statistics to the caller (after the job ended). */

@@ -20,7 +20,7 @@ final class MostResidentPolicy implements ResumePolicy {
         int best = 0;
         double bestFraction = -1;
         for (int i = 0; i < runnable.size(); i++) {
-            double f = sampler.residentFraction(runnable.get(i).worldRank);
+            double f = sampler.residentFraction(runnable.get(i).localIndex);
             if (f > bestFraction) {
                 best = i;
                 bestFraction = f;

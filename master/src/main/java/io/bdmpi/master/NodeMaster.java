@@ -6,6 +6,8 @@ import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.Placement;
 import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,12 +42,16 @@ public final class NodeMaster {
     static final int RING_SIZE = 16 * 1024;
     /** How long to wait for killed slaves to disappear before giving up on them. */
     static final long KILL_WAIT_MS = 10_000;
+    /** Period of the timer events of a master of several nodes (deadlock confirmation). */
+    static final long TICK_MS = 250;
     /** Exit code when the launcher itself was told to stop (SIGINT, SIGTERM). */
     static final int EXIT_STOPPED = 143;
 
     private static final EventTranslatorOneArg<EventSlot, MasterEvent> PUBLISH = (slot, seq, event) -> slot.event = event;
 
     private final MasterContext context;
+    /** This master's node: 0 until MPI said otherwise. */
+    private int node;
 
     public NodeMaster(MasterContext context) {
         if (!context.isConcluded()) {
@@ -81,13 +88,25 @@ public final class NodeMaster {
         SlaveIo io = null;
         ResidencySampler sampler = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bdmpi-ticker"));
         boolean started = false;
         JobStats stats = null;
+        Internode internode = null;
+        InternodeLink link = null;
+        JobOutcome result = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
+            if (context.nodes() > 1) {
+                internode = Internode.start(System.getenv());
+                node = internode.node();
+                if (internode.nodes() != context.nodes()) {
+                    throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
+                }
+            }
+            Placement placement = Placement.of(context.placement(), context.nodes(), context.slaves());
             workDir = WorkDirectory.create(context.workDirParent()).guardAgainstMasterDeath();
             io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
-            SlaveSession[] sessions = spawn(workDir, processes);
+            SlaveSession[] sessions = spawn(workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
@@ -96,8 +115,12 @@ public final class NodeMaster {
             }
             Path spillDir = workDir.spill();
             Consumer<String> deleteSpillFile = name -> fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
-            Scheduler scheduler = new Scheduler(sessions, context.running(), policy, System::nanoTime, deleteSpillFile,
-                    outcome::complete);
+            if (internode != null) {
+                link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
+                        event -> ring.publishEvent(PUBLISH, event), deleteSpillFile);
+            }
+            Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.running(), policy, System::nanoTime,
+                    deleteSpillFile, outcome::complete);
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
                 slot.event = null;
@@ -109,19 +132,26 @@ public final class NodeMaster {
             disruptor.setDefaultExceptionHandler(new FailJob(outcome));
             disruptor.start();
             started = true;
-            io.start();
-            for (int rank = 0; rank < processes.size(); rank++) {
-                int r = rank;
-                processes.get(rank).onExit().thenAccept(p -> ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue())));
+            if (link != null) {
+                link.startReceiving();
+                ticker.scheduleAtFixedRate(() -> ring.publishEvent(PUBLISH, new MasterEvent.Tick()), TICK_MS, TICK_MS,
+                        TimeUnit.MILLISECONDS);
             }
-            JobOutcome result = outcome.get();
+            io.start();
+            for (int i = 0; i < processes.size(); i++) {
+                int r = sessions[i].worldRank;
+                processes.get(i).onExit().thenAccept(p -> ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue())));
+            }
+            result = outcome.get();
+            if (link != null) {
+                link.announce(result);
+            }
             killAll(processes);
             stats = requestStats(ring);
-            return report(result);
-        } catch (IOException e) {
-            return report(JobOutcome.failed(1, "cannot start the job: " + e.getMessage()));
+        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+            result = JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
         } catch (InterruptedException | ExecutionException e) {
-            return report(JobOutcome.failed(1, "master interrupted: " + e));
+            result = JobOutcome.failed(1, "master interrupted: " + e);
         } finally {
             killAll(processes);
             if (started) {
@@ -130,8 +160,10 @@ public final class NodeMaster {
             closeQuietly(io);
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
+            ticker.shutdownNow();
             writeStats(stats);
             closeQuietly(workDir);
+            result = endTogether(result, internode, link);
             cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -139,19 +171,45 @@ public final class NodeMaster {
                 // The hook is running and waits for this cleanup, which is done.
             }
         }
+        return result.exitCode();
     }
 
-    private SlaveSession[] spawn(WorkDirectory workDir, List<Process> processes) throws IOException {
+    /**
+     * Reports this node's outcome, then, on several nodes, ends together with the other masters
+     * (see {@link InternodeLink#finish}) and finalizes MPI.
+     */
+    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link) {
+        JobOutcome result = local == null ? JobOutcome.failed(1, "master ended without an outcome") : local;
+        report(result);
+        if (internode == null) {
+            return result;
+        }
+        try {
+            if (link != null) {
+                result = link.finish(result);
+            } else {
+                internode.announceEnd(result.exitCode(), true);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            internode.close();
+        }
+        return result;
+    }
+
+    /** Starts this node's slaves, in local order, with the world ranks the placement gives them. */
+    private SlaveSession[] spawn(WorkDirectory workDir, List<Process> processes, Placement placement, int node) throws IOException {
         SlaveLauncher launcher = new SlaveLauncher(context);
-        int n = context.slaves();
+        int[] ranks = placement.ranksOn(node);
         long masterPid = ProcessHandle.current().pid();
-        SlaveSession[] sessions = new SlaveSession[n];
-        for (int rank = 0; rank < n; rank++) {
-            SlaveEnvironment env = new SlaveEnvironment(workDir.socket(), rank, n, 0, 1, context.inlineMaxBytes(),
-                    workDir.spill(), masterPid, context.tagOutput());
+        SlaveSession[] sessions = new SlaveSession[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            SlaveEnvironment env = new SlaveEnvironment(workDir.socket(), ranks[i], placement.worldSize(), node, placement.nodes(),
+                    context.inlineMaxBytes(), workDir.spill(), masterPid, context.tagOutput());
             Process p = launcher.start(env);
             processes.add(p);
-            sessions[rank] = new SlaveSession(rank, p.pid(), System.nanoTime());
+            sessions[i] = new SlaveSession(ranks[i], i, p.pid(), System.nanoTime());
         }
         return sessions;
     }
@@ -170,22 +228,22 @@ public final class NodeMaster {
         if (context.statsFile() == null) {
             return;
         }
+        Path file = context.nodes() > 1 ? JobStats.partFile(context.statsFile(), node) : context.statsFile();
         if (stats == null) {
             System.err.println("bdmpiexec: no statistics to write to " + context.statsFile());
             return;
         }
         try {
-            stats.write(context.statsFile());
+            stats.write(file);
         } catch (IOException e) {
-            System.err.println("bdmpiexec: cannot write statistics to " + context.statsFile() + ": " + e.getMessage());
+            System.err.println("bdmpiexec: cannot write statistics to " + file + ": " + e.getMessage());
         }
     }
 
-    private static int report(JobOutcome o) {
+    private static void report(JobOutcome o) {
         if (o.failure() != null) {
             System.err.println("bdmpiexec: job failed: " + o.failure());
         }
-        return o.exitCode();
     }
 
     /** Ends every slave still alive and waits for them to be gone. */

@@ -1,5 +1,7 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.Placement;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
@@ -24,7 +26,29 @@ import java.util.function.LongSupplier;
  */
 final class Scheduler {
 
+    /** Where the scheduler sends what is not for its own node: the masters of the other nodes. */
+    interface RemoteNodes {
+        /** Forwards a message to the node of {@code arrival.destWorldRank()}. */
+        void forward(Internode.Arrival arrival);
+
+        /**
+         * Ships a local slave's collective start to the masters of {@code nodes}; a spilled
+         * contribution's file is kept until a {@link MasterEvent.SpillShipped} says it has gone.
+         */
+        void shipStart(int[] nodes, Internode.RemoteStart start);
+
+        /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
+        void announceState(NodesQuiescence.State state);
+    }
+
+    /** This node's slaves, in local order. */
     private final SlaveSession[] slaves;
+    /** This node's slaves by world rank; null for ranks of other nodes. */
+    private final SlaveSession[] byWorldRank;
+    private final int node;
+    private final RemoteNodes remote;
+    /** Deadlock detection over the nodes; null on one node. */
+    private final NodesQuiescence quiescence;
     private final int nrunning;
     private final ResumePolicy policy;
     private final LongSupplier clockNs;
@@ -51,21 +75,44 @@ final class Scheduler {
      */
     Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
               Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+        this(Placement.of("block", 1, slaves.length), 0, null, slaves, nrunning, policy, clockNs, deleteSpillFile, onEnd);
+    }
+
+    /**
+     * The scheduler of {@code node} in a job of several nodes.
+     *
+     * @param slaves this node's slaves, in local order ({@link Placement#ranksOn})
+     * @param remote the other nodes' masters; null when the job has one node
+     */
+    Scheduler(Placement placement, int node, RemoteNodes remote, SlaveSession[] slaves, int nrunning, ResumePolicy policy,
+              LongSupplier clockNs, Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+        this.node = node;
+        this.remote = remote;
+        this.quiescence = remote == null ? null : new NodesQuiescence(node, placement.nodes(), clockNs.getAsLong());
         this.slaves = slaves;
+        this.byWorldRank = new SlaveSession[placement.worldSize()];
+        for (SlaveSession s : slaves) {
+            byWorldRank[s.worldRank] = s;
+        }
         this.nrunning = nrunning;
         this.policy = policy;
         this.clockNs = clockNs;
         this.onEnd = onEnd;
         this.startNs = clockNs.getAsLong();
-        this.comms = new Communicators(slaves.length);
+        this.comms = new Communicators(placement, node);
         this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
-        this.collectives = new Collectives(comms, sharedSpillFiles, new Collectives.Listener() {
+        this.collectives = new Collectives(comms, sharedSpillFiles, remote, new Collectives.Listener() {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
                 member.mailbox.complete(done);
                 if (member.state.isBlocked() && canProceed(member)) {
                     makeRunnable(member);
                 }
+            }
+
+            @Override
+            public void shipping(int masters) {
+                quiescence.sent(masters);
             }
 
             @Override
@@ -83,7 +130,23 @@ final class Scheduler {
                 onRequest(r.connection(), r.request());
             }
         } else if (event instanceof MasterEvent.ProcessExited e) {
-            onProcessExited(slaves[e.worldRank()], e.exitCode());
+            onProcessExited(byWorldRank[e.worldRank()], e.exitCode());
+        } else if (event instanceof MasterEvent.RemoteArrived r) {
+            quiescence.received();
+            onRemoteArrived(r.arrival());
+        } else if (event instanceof MasterEvent.PeerState p) {
+            quiescence.peer(p.node(), p.state(), clockNs.getAsLong());
+        } else if (event instanceof MasterEvent.RemoteStarted r) {
+            quiescence.received();
+            if (outcome == null) {
+                collectives.arriveRemote(r.start());
+            }
+        } else if (event instanceof MasterEvent.SpillShipped shipped) {
+            sharedSpillFiles.release(shipped.fileName());
+        } else if (event instanceof MasterEvent.PeerFailed peer) {
+            if (outcome == null) {
+                end(new JobOutcome(peer.exitCode(), null)); // its master reported why; this one only stops
+            }
         } else if (event instanceof MasterEvent.ConnectionLost lost) {
             onConnectionLost(lost.connection());
         } else if (event instanceof MasterEvent.StopRequested stop) {
@@ -164,11 +227,11 @@ final class Scheduler {
 
     private void onHello(SlaveConnection connection, SlaveRequest.Hello hello) {
         int rank = hello.worldRank();
-        if (rank < 0 || rank >= slaves.length || slaves[rank].connection != null) {
+        if (rank < 0 || rank >= byWorldRank.length || byWorldRank[rank] == null || byWorldRank[rank].connection != null) {
             fail(1, "protocol error: hello from rank " + rank + " (pid " + hello.pid() + ") that is unknown or already connected");
             return;
         }
-        SlaveSession s = slaves[rank];
+        SlaveSession s = byWorldRank[rank];
         if (s.state != SlaveState.STARTING) {
             fail(1, "protocol error: hello from rank " + rank + " while " + s.state);
             return;
@@ -200,8 +263,27 @@ final class Scheduler {
         } else {
             s.bytesSentInline += payload.length();
         }
-        SlaveSession dest = slaves[destRank];
-        dest.mailbox.deliver(new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+        SlaveSession dest = byWorldRank[destRank];
+        if (dest == null) {
+            quiescence.sent(1);
+            remote.forward(new Internode.Arrival(destRank, send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+            return;
+        }
+        deliver(dest, new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+    }
+
+    /** A message from a slave of another node, forwarded by its master. */
+    private void onRemoteArrived(Internode.Arrival a) {
+        SlaveSession dest = a.destWorldRank() >= 0 && a.destWorldRank() < byWorldRank.length ? byWorldRank[a.destWorldRank()] : null;
+        if (dest == null) {
+            fail(1, "internal error: node " + node + " was sent a message for rank " + a.destWorldRank() + ", which is not on it");
+            return;
+        }
+        deliver(dest, new StoredMessage(a.commId(), a.source(), a.tag(), a.senderWorldRank(), a.payload()));
+    }
+
+    private void deliver(SlaveSession dest, StoredMessage m) {
+        dest.mailbox.deliver(m);
         if (dest.state == SlaveState.RBLOCKED && canProceed(dest)) {
             makeRunnable(dest);
         }
@@ -421,22 +503,44 @@ final class Scheduler {
     }
 
     private void detectDeadlock() {
-        if (running > 0 || !runnable.isEmpty()) {
+        List<String> pending = idlePending();
+        if (quiescence == null) {
+            if (pending != null && !pending.isEmpty()) {
+                reportDeadlock(String.join("; ", pending));
+            }
             return;
+        }
+        // Several nodes: a blocked node may be waiting for another; the masters decide together.
+        NodesQuiescence.State changed = quiescence.local(pending, false, clockNs.getAsLong());
+        if (changed != null) {
+            remote.announceState(changed);
+        }
+        String deadlock = quiescence.deadlock(clockNs.getAsLong());
+        if (deadlock != null) {
+            reportDeadlock(deadlock);
+        }
+    }
+
+    private void reportDeadlock(String pending) {
+        fail(1, "deadlock: every live rank is blocked and no message is in flight; " + pending);
+    }
+
+    /** The blocked ranks' pending calls when no slave of this node runs, is runnable or starts; else null. */
+    private List<String> idlePending() {
+        if (running > 0 || !runnable.isEmpty()) {
+            return null;
         }
         List<String> pending = new ArrayList<>();
         for (SlaveSession s : slaves) {
             if (s.state == SlaveState.STARTING) {
-                return;
+                return null;
             }
             if (s.state.isBlocked()) {
                 String call = s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
                 pending.add("rank " + s.worldRank + ": " + call);
             }
         }
-        if (!pending.isEmpty()) {
-            fail(1, "deadlock: every live rank is blocked and no message is in flight; " + String.join("; ", pending));
-        }
+        return pending;
     }
 
     /** The receives and collectives a parked slave waits for. */
@@ -460,6 +564,13 @@ final class Scheduler {
 
     private void end(JobOutcome o) {
         outcome = o;
+        if (quiescence != null && o.exitCode() == 0) {
+            // Its slaves are gone: the other nodes may still deadlock among themselves.
+            NodesQuiescence.State last = quiescence.local(List.of(), true, clockNs.getAsLong());
+            if (last != null) {
+                remote.announceState(last);
+            }
+        }
         onEnd.accept(o);
     }
 
@@ -542,12 +653,12 @@ final class Scheduler {
             messages += s.messagesSent;
             inline += s.bytesSentInline;
             spilled += s.bytesSentSpilled;
-            list.add(new JobStats.Slave(s.worldRank, 0, s.pid, s.exitCode, seconds(s.runNs), seconds(s.blockedNs),
+            list.add(new JobStats.Slave(s.worldRank, node, s.pid, s.exitCode, seconds(s.runNs), seconds(s.blockedNs),
                     seconds(s.runnableNs), s.resumes, s.messagesSent, s.bytesSentInline, s.bytesSentSpilled, s.peakRssBytes));
         }
-        JobStats.Node node = new JobStats.Node(0, slaves.length, nrunning, maxRunning, messages, inline, spilled, spillFiles);
+        JobStats.Node thisNode = new JobStats.Node(node, slaves.length, nrunning, maxRunning, messages, inline, spilled, spillFiles);
         JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
-        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(node), list);
+        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list);
     }
 
     private static double seconds(long ns) {

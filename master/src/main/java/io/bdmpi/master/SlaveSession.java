@@ -13,6 +13,8 @@ import java.util.Map;
 final class SlaveSession {
 
     final int worldRank;
+    /** Index among this node's slaves (equal to the world rank on one node). */
+    final int localIndex;
     final long pid;
     final Mailbox mailbox = new Mailbox();
     /** Collectives this slave has started that have not completed, by request id. */
@@ -39,7 +41,12 @@ final class SlaveSession {
     long peakRssBytes;
 
     SlaveSession(int worldRank, long pid, long nowNs) {
+        this(worldRank, worldRank, pid, nowNs);
+    }
+
+    SlaveSession(int worldRank, int localIndex, long pid, long nowNs) {
         this.worldRank = worldRank;
+        this.localIndex = localIndex;
         this.pid = pid;
         this.stateSinceNs = nowNs;
     }

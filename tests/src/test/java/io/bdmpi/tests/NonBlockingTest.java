@@ -13,11 +13,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class NonBlockingTest {
 
-    @ParameterizedTest(name = "-ns {0} -nr {1}")
-    @CsvSource({"2,1", "3,2", "3,3"})
-    void requestsComplete(int ranks, int running) {
-        JobResult r = JobRunner.job(NonBlocking.class).ranks(ranks).running(running).inlineMax(4096).args(3000).run();
-        Expect.successfulRun(r, ranks, running);
-        Expect.okFromEveryRank(r, "NonBlocking", ranks);
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}")
+    @CsvSource({"1,2,1", "1,3,2", "1,3,3", "2,2,1", "3,1,1"})
+    void requestsComplete(int nodes, int perNode, int running) {
+        JobResult r = JobRunner.job(NonBlocking.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096).args(3000).run();
+        Expect.successfulRun(r, nodes, perNode, running);
+        Expect.okFromEveryRank(r, "NonBlocking", nodes * perNode);
     }
 }

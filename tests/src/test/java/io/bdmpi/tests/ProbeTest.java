@@ -13,11 +13,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ProbeTest {
 
-    @ParameterizedTest(name = "-ns {0} -nr {1}")
-    @CsvSource({"3,1", "4,2"})
-    void probedCountSizesTheReceive(int ranks, int running) {
-        JobResult r = JobRunner.job(Probe.class).ranks(ranks).running(running).inlineMax(4096).args(30, 5000).run();
-        Expect.successfulRun(r, ranks, running);
-        Expect.okFromEveryRank(r, "Probe", ranks);
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}")
+    @CsvSource({"1,3,1", "1,4,2", "2,2,1", "3,2,2"})
+    void probedCountSizesTheReceive(int nodes, int perNode, int running) {
+        JobResult r = JobRunner.job(Probe.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096).args(30, 5000).run();
+        Expect.successfulRun(r, nodes, perNode, running);
+        Expect.okFromEveryRank(r, "Probe", nodes * perNode);
     }
 }

@@ -13,11 +13,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CommunicatorsTest {
 
-    @ParameterizedTest(name = "-ns {0} -nr {1}")
-    @CsvSource({"1,1", "2,1", "3,2", "7,1", "16,3"})
-    void communicatorsBehave(int ranks, int running) {
-        JobResult r = JobRunner.job(Communicators.class).ranks(ranks).running(running).run();
-        Expect.successfulRun(r, ranks, running);
-        Expect.okFromEveryRank(r, "Communicators", ranks);
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}")
+    @CsvSource({"1,1,1", "1,2,1", "1,3,2", "1,7,1", "1,16,3", "2,3,1", "3,2,2"})
+    void communicatorsBehave(int nodes, int perNode, int running) {
+        JobResult r = JobRunner.job(Communicators.class).nodes(nodes).ranks(perNode).running(running).run();
+        Expect.successfulRun(r, nodes, perNode, running);
+        Expect.okFromEveryRank(r, "Communicators", nodes * perNode);
     }
 }

@@ -16,12 +16,12 @@ import java.time.Duration;
  */
 class NonBlockingCollectivesTest {
 
-    @ParameterizedTest(name = "-ns {0} -nr {1}, blocks of {2}")
-    @CsvSource({"1,1,3", "2,1,4", "3,3,5", "7,2,3", "4,2,16400"})
-    void requestsCompleteWithCorrectResults(int ranks, int running, int block) {
-        JobResult r = JobRunner.job(NonBlockingCollectives.class).ranks(ranks).running(running).inlineMax(4096)
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}, blocks of {3}")
+    @CsvSource({"1,1,1,3", "1,2,1,4", "1,3,3,5", "1,7,2,3", "1,4,2,16400", "2,2,1,4", "3,2,2,16400"})
+    void requestsCompleteWithCorrectResults(int nodes, int perNode, int running, int block) {
+        JobResult r = JobRunner.job(NonBlockingCollectives.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
                 .args(block).timeout(Duration.ofSeconds(90)).run();
-        Expect.successfulRun(r, ranks, running);
-        Expect.okFromEveryRank(r, "NonBlockingCollectives", ranks);
+        Expect.successfulRun(r, nodes, perNode, running);
+        Expect.okFromEveryRank(r, "NonBlockingCollectives", nodes * perNode);
     }
 }

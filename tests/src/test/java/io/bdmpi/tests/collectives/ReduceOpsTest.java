@@ -14,11 +14,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ReduceOpsTest {
 
-    @ParameterizedTest(name = "-ns {0} -nr {1}")
-    @CsvSource({"1,1", "2,2", "3,1", "7,3", "16,2"})
-    void operationsGiveExactResults(int ranks, int running) {
-        JobResult r = JobRunner.job(ReduceOps.class).ranks(ranks).running(running).run();
-        Expect.successfulRun(r, ranks, running);
-        Expect.okFromEveryRank(r, "ReduceOps", ranks);
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}")
+    @CsvSource({"1,1,1", "1,2,2", "1,3,1", "1,7,3", "1,16,2", "2,3,1", "3,2,2"})
+    void operationsGiveExactResults(int nodes, int perNode, int running) {
+        JobResult r = JobRunner.job(ReduceOps.class).nodes(nodes).ranks(perNode).running(running).run();
+        Expect.successfulRun(r, nodes, perNode, running);
+        Expect.okFromEveryRank(r, "ReduceOps", nodes * perNode);
     }
 }

@@ -18,21 +18,48 @@ public final class Expect {
      * @return the statistics, for further checks
      */
     public static Stats successfulRun(JobResult r, int ranks, int running) {
+        return successfulRun(r, 1, ranks, running);
+    }
+
+    /**
+     * As {@link #successfulRun(JobResult, int, int)} for a job of {@code nodes} nodes of
+     * {@code perNode} ranks each, placed in blocks (the default): every node reports its own slaves
+     * and totals, and no more than {@code running} of them ran at once.
+     */
+    public static Stats successfulRun(JobResult r, int nodes, int perNode, int running) {
         r.assertSucceeded();
         Stats s = r.requireStats();
         List<String> problems = new ArrayList<>();
-        Stats.Node n = s.node0();
-        if (n.node() != 0) {
-            problems.add("node id " + n.node() + ", expected 0");
+        int ranks = nodes * perNode;
+        if (s.nodes().size() != nodes) {
+            throw new AssertionError("stats of " + s.nodes().size() + " node(s), expected " + nodes + "\n" + r.describe());
         }
-        if (n.slaves() != ranks) {
-            problems.add("nodes[0].slaves = " + n.slaves() + ", expected " + ranks);
-        }
-        if (n.running() != running) {
-            problems.add("nodes[0].running = " + n.running() + ", expected -nr = " + running);
-        }
-        if (n.maxRunning() < 1 || n.maxRunning() > running) {
-            problems.add("nodes[0].maxRunning = " + n.maxRunning() + ", must be between 1 and -nr = " + running);
+        for (int k = 0; k < nodes; k++) {
+            Stats.Node n = s.nodes().get(k);
+            int node = k;
+            if (n.node() != k) {
+                problems.add("nodes[" + k + "] has node id " + n.node());
+            }
+            if (n.slaves() != perNode) {
+                problems.add("nodes[" + k + "].slaves = " + n.slaves() + ", expected " + perNode);
+            }
+            if (n.running() != running) {
+                problems.add("nodes[" + k + "].running = " + n.running() + ", expected -nr = " + running);
+            }
+            if (n.maxRunning() < 1 || n.maxRunning() > running) {
+                problems.add("nodes[" + k + "].maxRunning = " + n.maxRunning() + ", must be between 1 and -nr = " + running);
+            }
+            List<Stats.Slave> own = s.slaves().stream().filter(sl -> sl.node() == node).toList();
+            long messages = own.stream().mapToLong(Stats.Slave::messagesSent).sum();
+            long inline = own.stream().mapToLong(Stats.Slave::bytesSentInline).sum();
+            long spilled = own.stream().mapToLong(Stats.Slave::bytesSentSpilled).sum();
+            if (messages != n.messages() || inline != n.bytesInline() || spilled != n.bytesSpilled()) {
+                problems.add("node " + k + ": per-slave sums (messages " + messages + ", bytesInline " + inline + ", bytesSpilled "
+                        + spilled + ") differ from the node's totals");
+            }
+            if (n.bytesSpilled() > 0 && n.spillFiles() == 0 || n.bytesSpilled() == 0 && n.spillFiles() > 0) {
+                problems.add("node " + k + ": bytesSpilled " + n.bytesSpilled() + " and spillFiles " + n.spillFiles() + " disagree");
+            }
         }
         if (s.slaves().size() != ranks) {
             problems.add(s.slaves().size() + " slaves in stats, expected " + ranks);
@@ -49,8 +76,8 @@ public final class Expect {
             if (sl.exitCode() != 0) {
                 problems.add("rank " + sl.rank() + " has exitCode " + sl.exitCode() + " in a successful job");
             }
-            if (sl.node() != 0) {
-                problems.add("rank " + sl.rank() + " on node " + sl.node());
+            if (sl.node() != sl.rank() / perNode) {
+                problems.add("rank " + sl.rank() + " on node " + sl.node() + ", expected " + sl.rank() / perNode);
             }
             if (sl.peakRssBytes() <= 0) {
                 problems.add("rank " + sl.rank() + " finalized but reports peakRssBytes " + sl.peakRssBytes());
@@ -58,16 +85,6 @@ public final class Expect {
             if (sl.runSeconds() < 0 || sl.blockedSeconds() < 0 || sl.runnableSeconds() < 0) {
                 problems.add("rank " + sl.rank() + " has a negative time: " + sl);
             }
-        }
-        long messages = s.slaves().stream().mapToLong(Stats.Slave::messagesSent).sum();
-        long inline = s.slaves().stream().mapToLong(Stats.Slave::bytesSentInline).sum();
-        long spilled = s.slaves().stream().mapToLong(Stats.Slave::bytesSentSpilled).sum();
-        if (messages != n.messages() || inline != n.bytesInline() || spilled != n.bytesSpilled()) {
-            problems.add("per-slave sums (messages " + messages + ", bytesInline " + inline + ", bytesSpilled " + spilled
-                    + ") differ from the node's totals");
-        }
-        if (n.bytesSpilled() > 0 && n.spillFiles() == 0 || n.bytesSpilled() == 0 && n.spillFiles() > 0) {
-            problems.add("bytesSpilled " + n.bytesSpilled() + " and spillFiles " + n.spillFiles() + " disagree");
         }
         if (!rankSet.isEmpty() && (rankSet.first() != 0 || rankSet.last() != ranks - 1)) {
             problems.add("ranks in stats are " + rankSet + ", expected 0.." + (ranks - 1));

@@ -58,6 +58,7 @@ public final class JobRunner {
     }
 
     private final String mainClass;
+    private int nodes = 1;
     private int ranks = 1;
     private int running = 1;
     private Integer inlineMaxBytes;
@@ -108,7 +109,23 @@ public final class JobRunner {
         return new JobRunner(mainClass);
     }
 
-    /** {@code -ns}: number of ranks (slaves). */
+    /**
+     * {@code -nn}: number of nodes, one master each, all on this machine and started through MPICH's
+     * launcher when more than one; fails at once, saying so, when no MPI launcher is installed.
+     */
+    public JobRunner nodes(int n) {
+        if (n > 1) {
+            try {
+                io.bdmpi.master.internode.MpiLauncher.find(null, System.getenv());
+            } catch (IllegalStateException e) {
+                throw new AssertionError("this test runs " + n + " nodes and needs MPI: " + e.getMessage(), e);
+            }
+        }
+        nodes = n;
+        return this;
+    }
+
+    /** {@code -ns}: number of ranks (slaves) per node. */
     public JobRunner ranks(int n) {
         ranks = n;
         return this;
@@ -392,6 +409,10 @@ public final class JobRunner {
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(LAUNCHER);
+        if (nodes != 1) {
+            cmd.add("-nn");
+            cmd.add(Integer.toString(nodes));
+        }
         cmd.add("-ns");
         cmd.add(Integer.toString(ranks));
         cmd.add("-nr");

@@ -1,0 +1,149 @@
+package io.bdmpi.master;
+
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.MasterMessage;
+import io.bdmpi.master.internode.Placement;
+import io.bdmpi.protocol.Payload;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Joins a node's scheduler to the other nodes' masters: forwards its slaves' messages for other
+ * nodes, publishes what arrives from them to the ring, and ends the job together with them.
+ *
+ * <p>Ending: each master, when its own part has ended, tells all others how (exit code, and
+ * whether the failure started here, in which case this master printed the reason). A failure
+ * stops every other node at once (they end quietly with the same code). A master then waits for
+ * every other master's end before finalizing MPI: forever when its own part succeeded (the others
+ * may still work; a master that dies makes mpiexec end the rest), at most {@link #PEER_WAIT_MS}
+ * when it failed, after which it aborts the MPI job.
+ */
+final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
+
+    /** How long a failed node waits for the others to stop before it aborts them all. */
+    static final long PEER_WAIT_MS = NodeMaster.KILL_WAIT_MS + 5_000;
+
+    private final Internode internode;
+    private final Placement placement;
+    private final Path spillDir;
+    private final Consumer<MasterEvent> publish;
+    private final Consumer<String> deleteSpillFile;
+    private final int inlineMaxBytes;
+    private final CountDownLatch peersEnded;
+    /** First failing exit code another node reported, 0 while none. */
+    private final AtomicInteger peerFailure = new AtomicInteger();
+    private boolean announced;
+
+    InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, Consumer<MasterEvent> publish,
+                  Consumer<String> deleteSpillFile) {
+        this.internode = internode;
+        this.placement = placement;
+        this.spillDir = spillDir;
+        this.publish = publish;
+        this.deleteSpillFile = deleteSpillFile;
+        this.inlineMaxBytes = inlineMaxBytes;
+        this.peersEnded = new CountDownLatch(internode.nodes() - 1);
+    }
+
+    /**
+     * Starts taking what the other masters send. Call once the ring's handler runs: the ring
+     * skips events published before its handler was added (until then they wait in MPI).
+     */
+    void startReceiving() {
+        internode.receiveInto(spillDir, inlineMaxBytes, this);
+    }
+
+    @Override
+    public void forward(Internode.Arrival arrival) {
+        Runnable afterSent = arrival.payload() instanceof Payload.Spilled spilled
+                ? () -> deleteSpillFile.accept(spilled.fileName()) : null;
+        try {
+            internode.forward(placement.nodeOf(arrival.destWorldRank()), arrival, spillDir, afterSent);
+        } catch (UncheckedIOException e) {
+            publish.accept(new MasterEvent.StopRequested("cannot forward a message of rank " + arrival.senderWorldRank()
+                    + " to rank " + arrival.destWorldRank() + ": " + e.getCause().getMessage(), 1));
+        }
+    }
+
+    @Override
+    public void arrived(Internode.Arrival arrival) {
+        publish.accept(new MasterEvent.RemoteArrived(arrival));
+    }
+
+    @Override
+    public void shipStart(int[] nodes, Internode.RemoteStart start) {
+        Runnable afterSent = start.start() instanceof io.bdmpi.protocol.SlaveRequest.StartCollective c
+                && c.data() instanceof Payload.Spilled spilled
+                ? () -> publish.accept(new MasterEvent.SpillShipped(spilled.fileName())) : null;
+        try {
+            internode.shipStart(nodes, start, spillDir, afterSent);
+        } catch (UncheckedIOException e) {
+            publish.accept(new MasterEvent.StopRequested("cannot send the collective contribution of rank " + start.worldRank()
+                    + " to the other nodes: " + e.getCause().getMessage(), 1));
+        }
+    }
+
+    @Override
+    public void startArrived(Internode.RemoteStart start) {
+        publish.accept(new MasterEvent.RemoteStarted(start));
+    }
+
+    @Override
+    public void announceState(NodesQuiescence.State s) {
+        internode.announceState(new MasterMessage.NodeState(s.idle(), s.ended(), s.sent(), s.received(), s.pending()));
+    }
+
+    @Override
+    public void peerState(int node, MasterMessage.NodeState s) {
+        publish.accept(new MasterEvent.PeerState(node, new NodesQuiescence.State(s.idle(), s.ended(), s.sent(), s.received(),
+                s.pending())));
+    }
+
+    @Override
+    public void peerEnded(int node, int exitCode, boolean causedThere) {
+        if (exitCode != 0 && peerFailure.compareAndSet(0, exitCode)) {
+            publish.accept(new MasterEvent.PeerFailed(node, exitCode));
+        }
+        peersEnded.countDown();
+    }
+
+    @Override
+    public void broken(String reason) {
+        publish.accept(new MasterEvent.StopRequested("between masters: " + reason, 1));
+    }
+
+    /** Tells the other masters, once, how this node's part ended (at once: they stop their slaves meanwhile). */
+    void announce(JobOutcome local) {
+        if (!announced) {
+            announced = true;
+            internode.announceEnd(local.exitCode(), local.failure() != null);
+        }
+    }
+
+    /**
+     * Tells the other masters how this node's part ended (unless {@link #announce}d) and waits for theirs.
+     *
+     * @return the job's outcome as this master reports it: its own failure, else the failure
+     *         another node reported (without a reason: that node printed it), else success
+     */
+    JobOutcome finish(JobOutcome local) throws InterruptedException {
+        announce(local);
+        if (local.exitCode() == 0) {
+            peersEnded.await();
+        } else if (!peersEnded.await(PEER_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            System.err.println("bdmpiexec: node " + internode.node() + ": the other masters did not stop within "
+                    + PEER_WAIT_MS + " ms; aborting the MPI job");
+            internode.abort(local.exitCode());
+        }
+        if (local.exitCode() != 0) {
+            return local;
+        }
+        int failed = peerFailure.get();
+        return failed == 0 ? local : new JobOutcome(failed, null);
+    }
+}

@@ -1,0 +1,360 @@
+package io.bdmpi.master.internode;
+
+import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.ProtocolCodec;
+import io.bdmpi.protocol.ProtocolException;
+import io.bdmpi.protocol.SlaveRequest;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A master's link to the masters of the other nodes: forwards its slaves' messages to theirs,
+ * receives theirs for its own, and passes the news of a node's end. Every MPI call happens on the
+ * {@link Pump}; this class's inbox half runs on the pump thread too, its sending half on the
+ * scheduler thread.
+ *
+ * <p>Large payloads never sit whole on a master's heap: the sender maps its slave's spill file in
+ * chunks of {@link #CHUNK_BYTES} and MPI sends straight from the mapping; the receiver maps a new
+ * file in its own spill directory (or, for a message up to {@code -im}, allocates off-heap memory)
+ * and MPI receives straight into it. Small payloads travel inside the header message.
+ */
+public final class Internode implements AutoCloseable {
+
+    /** Largest data message: bounds each mapping and keeps MPI's int count far from overflow. */
+    public static final int CHUNK_BYTES = 64 * 1024 * 1024;
+    private static final long START_TIMEOUT_S = 60;
+
+    /** Where arrivals go (called on the pump thread: publish and return). */
+    public interface Sink {
+        /** A message for a slave of this node has fully arrived; its payload is in memory or in the spill directory. */
+        void arrived(Arrival arrival);
+
+        /** A slave of another node started a collective on a communicator with members here. */
+        void startArrived(RemoteStart start);
+
+        /** The master of {@code node} says how its node stands (deadlock detection). */
+        void peerState(int node, MasterMessage.NodeState state);
+
+        /** The master of {@code node} has ended its part of the job. */
+        void peerEnded(int node, int exitCode, boolean causedThere);
+
+        /** Something arrived that this master cannot use (a broken or unreadable message). */
+        void broken(String reason);
+    }
+
+    /** A forwarded message, as the receiving master stores it. */
+    public record Arrival(int destWorldRank, int commId, int source, int tag, int senderWorldRank, Payload payload) {
+    }
+
+    /**
+     * A collective start of a slave of another node, as this master runs it.
+     *
+     * @param start its request; a spilled contribution now names a file in this node's spill directory
+     */
+    public record RemoteStart(int commId, int worldRank, int idBase, SlaveRequest start) {
+    }
+
+    private final Pump pump;
+    private final int node;
+    private final int nodes;
+
+    private Internode(Pump pump, int node, int nodes) {
+        this.pump = pump;
+        this.node = node;
+        this.nodes = nodes;
+    }
+
+    /**
+     * Loads the MPI library chosen by {@code env} (see {@link MpiAbi}), initializes MPI and learns
+     * this master's node (its MPI rank).
+     *
+     * @throws IllegalStateException when there is no usable MPI or it does not start
+     */
+    public static Internode start(Map<String, String> env) {
+        Pump pump = new Pump(MpiLibrary.load(MpiAbi.choose(env)));
+        try {
+            Pump.Started s = pump.started().get(START_TIMEOUT_S, TimeUnit.SECONDS);
+            return new Internode(pump, s.rank(), s.size());
+        } catch (Exception e) {
+            throw new IllegalStateException("MPI did not start on this master: " + e.getMessage(), e);
+        }
+    }
+
+    /** This master's node id (its MPI rank). */
+    public int node() {
+        return node;
+    }
+
+    /** How many masters the MPI job has. */
+    public int nodes() {
+        return nodes;
+    }
+
+    /**
+     * Starts delivering what other masters send.
+     *
+     * @param spillDir       where payloads larger than {@code inlineMaxBytes} are written
+     * @param inlineMaxBytes largest payload kept in (off-heap) memory
+     */
+    public void receiveInto(Path spillDir, int inlineMaxBytes, Sink sink) {
+        pump.deliverTo(new Inbox(spillDir, inlineMaxBytes, sink));
+    }
+
+    /**
+     * Forwards a message to the master of {@code destNode} (scheduler thread). A spilled payload's
+     * file is read from {@code spillDir} and handed to {@code afterSent} (to delete) once sent.
+     *
+     * @throws UncheckedIOException when the spill file cannot be read
+     */
+    public void forward(int destNode, Arrival m, Path spillDir, Runnable afterSent) {
+        Payload p = m.payload();
+        if (p instanceof Payload.Inline inline) {
+            pump.send(destNode, Pump.CONTROL_TAG, new MasterMessage.Forward(m.destWorldRank(), m.commId(), m.source(), m.tag(),
+                    m.senderWorldRank(), p.length(), true, inline.bytes()).encode(), afterSent);
+            return;
+        }
+        pump.send(destNode, Pump.CONTROL_TAG, new MasterMessage.Forward(m.destWorldRank(), m.commId(), m.source(), m.tag(),
+                m.senderWorldRank(), p.length(), false, null).encode(), p.length() == 0 ? afterSent : null);
+        sendFile(destNode, (Payload.Spilled) p, spillDir, afterSent);
+    }
+
+    /**
+     * Ships a local slave's collective start to the masters of {@code destNodes} (scheduler thread).
+     * A spilled contribution's file is read from {@code spillDir}; {@code afterSent} runs once it
+     * has gone to all of them.
+     *
+     * @throws UncheckedIOException when the spill file cannot be read
+     */
+    public void shipStart(int[] destNodes, RemoteStart start, Path spillDir, Runnable afterSent) {
+        Payload data = start.start() instanceof SlaveRequest.StartCollective c ? c.data() : null;
+        boolean inline = !(data instanceof Payload.Spilled);
+        ByteBuffer frame = ByteBuffer.allocate(ProtocolCodec.encodedLength(start.start()));
+        ProtocolCodec.encode(start.start(), frame);
+        frame.flip();
+        for (int i = 0; i < destNodes.length; i++) {
+            Runnable last = i == destNodes.length - 1 ? afterSent : null;
+            pump.send(destNodes[i], Pump.CONTROL_TAG, new MasterMessage.Started(start.commId(), start.worldRank(), start.idBase(),
+                    inline ? 0 : data.length(), inline, frame).encode(), inline || data.length() == 0 ? last : null);
+            if (!inline) {
+                sendFile(destNodes[i], (Payload.Spilled) data, spillDir, last);
+            }
+        }
+    }
+
+    /** Sends a spill file's bytes as data messages, mapped chunk by chunk (never on the heap). */
+    private void sendFile(int destNode, Payload.Spilled spilled, Path spillDir, Runnable afterSent) {
+        try (FileChannel ch = FileChannel.open(spillDir.resolve(spilled.fileName()), StandardOpenOption.READ)) {
+            for (long at = 0; at < spilled.length(); at += CHUNK_BYTES) {
+                long n = Math.min(CHUNK_BYTES, spilled.length() - at);
+                pump.send(destNode, Pump.DATA_TAG, ch.map(FileChannel.MapMode.READ_ONLY, at, n),
+                        at + n == spilled.length() ? afterSent : null);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot send spill file " + spilled.fileName(), e);
+        }
+    }
+
+    /** Tells every other master how this node stands (any thread). */
+    public void announceState(MasterMessage.NodeState state) {
+        ByteBuffer bytes = state.encode();
+        for (int n = 0; n < nodes; n++) {
+            if (n != node) {
+                pump.send(n, Pump.CONTROL_TAG, bytes.duplicate(), null);
+            }
+        }
+    }
+
+    /** Tells every other master that this node has ended its part (any thread). */
+    public void announceEnd(int exitCode, boolean causedHere) {
+        for (int n = 0; n < nodes; n++) {
+            if (n != node) {
+                pump.send(n, Pump.CONTROL_TAG, new MasterMessage.NodeEnded(exitCode, causedHere).encode(), null);
+            }
+        }
+    }
+
+    /** Ends the whole MPI job at once (MPI_Abort): for when the masters cannot end it together. */
+    public void abort(int exitCode) {
+        pump.abort(exitCode);
+    }
+
+    /** Sends what is queued, then finalizes MPI (collective: every master closes). */
+    @Override
+    public void close() {
+        pump.close();
+    }
+
+    /** A forward or collective start being received: its header and where its data bytes go. */
+    private static final class Inbound {
+        final MasterMessage header;
+        final long dataBytes;
+        final ByteBuffer memory;
+        final FileChannel file;
+        final String fileName;
+        long assigned;
+        long done;
+
+        /** @param dataBytes bytes that follow as data messages (0 when the payload came inline) */
+        Inbound(MasterMessage header, long dataBytes, ByteBuffer memory, FileChannel file, String fileName) {
+            this.header = header;
+            this.dataBytes = dataBytes;
+            this.memory = memory;
+            this.file = file;
+            this.fileName = fileName;
+        }
+
+        boolean complete() {
+            return done == dataBytes;
+        }
+
+        /** The data that followed the header, as stored here. */
+        Payload received() {
+            return file != null ? new Payload.Spilled(fileName, dataBytes) : new Payload.Inline(memory.flip());
+        }
+    }
+
+    /** The pump's inbox: keeps each source's forwards in arrival order and publishes them whole, in that order. */
+    private final class Inbox implements Pump.Inbox {
+        private final Path spillDir;
+        private final int inlineMaxBytes;
+        private final Sink sink;
+        private final ArrayDeque<Inbound>[] pending;
+        private final Map<ByteBuffer, Inbound> chunkOwner = new IdentityHashMap<>();
+        private long files;
+
+        @SuppressWarnings("unchecked")
+        Inbox(Path spillDir, int inlineMaxBytes, Sink sink) {
+            this.spillDir = spillDir;
+            this.inlineMaxBytes = inlineMaxBytes;
+            this.sink = sink;
+            this.pending = new ArrayDeque[nodes];
+            for (int i = 0; i < nodes; i++) {
+                pending[i] = new ArrayDeque<>();
+            }
+        }
+
+        @Override
+        public ByteBuffer bufferFor(int source, int tag, int count) {
+            if (tag == Pump.CONTROL_TAG) {
+                return ByteBuffer.allocateDirect(count);
+            }
+            Inbound in = pending[source].stream().filter(i -> i.assigned < i.dataBytes).findFirst().orElse(null);
+            long expected = in == null ? -1 : Math.min(CHUNK_BYTES, in.dataBytes - in.assigned);
+            if (expected != count) {
+                sink.broken("node " + source + " sent " + count + " data bytes where " + expected + " were expected");
+                return ByteBuffer.allocateDirect(count);
+            }
+            ByteBuffer target;
+            try {
+                target = in.file != null ? in.file.map(FileChannel.MapMode.READ_WRITE, in.assigned, count)
+                        : in.memory.duplicate().position((int) in.assigned).limit((int) in.assigned + count).slice();
+            } catch (IOException e) {
+                sink.broken("cannot write a message from node " + source + " to " + spillDir + ": " + e.getMessage());
+                return ByteBuffer.allocateDirect(count);
+            }
+            in.assigned += count;
+            chunkOwner.put(target, in);
+            return target;
+        }
+
+        @Override
+        public void received(int source, int tag, ByteBuffer message) {
+            if (tag == Pump.CONTROL_TAG) {
+                onControl(source, message);
+            } else {
+                Inbound in = chunkOwner.remove(message);
+                if (in != null) {
+                    in.done += message.capacity();
+                }
+            }
+            publishCompleted(source);
+        }
+
+        private void onControl(int source, ByteBuffer message) {
+            MasterMessage m;
+            try {
+                m = MasterMessage.decode(message);
+            } catch (IllegalArgumentException e) {
+                sink.broken("from node " + source + ": " + e.getMessage());
+                return;
+            }
+            if (m instanceof MasterMessage.NodeEnded ended) {
+                sink.peerEnded(source, ended.exitCode(), ended.causedHere());
+            } else if (m instanceof MasterMessage.NodeState state) {
+                sink.peerState(source, state);
+            } else if (m instanceof MasterMessage.Forward f) {
+                // A message's bytes stay in memory up to this node's -im, as a slave's own would.
+                long follows = f.inline() ? 0 : f.dataBytes();
+                pending[source].addLast(inbound(source, f, follows, follows > inlineMaxBytes));
+            } else if (m instanceof MasterMessage.Started st) {
+                // A spilled contribution stays spilled: the collective hands out ranges of its file.
+                long follows = st.inline() ? 0 : st.dataBytes();
+                pending[source].addLast(inbound(source, st, follows, !st.inline()));
+            }
+        }
+
+        private Inbound inbound(int source, MasterMessage header, long follows, boolean toFile) {
+            if (!toFile) {
+                return new Inbound(header, follows, ByteBuffer.allocateDirect((int) follows), null, null);
+            }
+            String name = "net-" + source + "-" + (files++);
+            try {
+                FileChannel ch = FileChannel.open(spillDir.resolve(name), StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE);
+                return new Inbound(header, follows, null, ch, name);
+            } catch (IOException e) {
+                sink.broken("cannot store a message from node " + source + " in " + spillDir + ": " + e.getMessage());
+                Inbound dropped = new Inbound(header, follows, ByteBuffer.allocateDirect(0), null, null);
+                dropped.done = follows;
+                return dropped;
+            }
+        }
+
+        private void publishCompleted(int source) {
+            while (!pending[source].isEmpty() && pending[source].peekFirst().complete()) {
+                Inbound in = pending[source].pollFirst();
+                if (in.file != null) {
+                    closeQuietly(in.file);
+                }
+                if (in.header instanceof MasterMessage.Forward f) {
+                    Payload p = f.inline() ? new Payload.Inline(f.inlineBytes()) : in.received();
+                    sink.arrived(new Arrival(f.destWorldRank(), f.commId(), f.source(), f.tag(), f.senderWorldRank(), p));
+                } else {
+                    publishStart(source, (MasterMessage.Started) in.header, in);
+                }
+            }
+        }
+
+        private void publishStart(int source, MasterMessage.Started st, Inbound in) {
+            SlaveRequest start;
+            try {
+                start = ProtocolCodec.decodeRequest(ProtocolCodec.nextFrame(st.frame()));
+            } catch (ProtocolException | RuntimeException e) {
+                sink.broken("bad collective start from node " + source + ": " + e.getMessage());
+                return;
+            }
+            if (!st.inline() && start instanceof SlaveRequest.StartCollective c) {
+                start = new SlaveRequest.StartCollective(c.requestId(), c.commId(), c.kind(), c.root(), c.op(), c.type(),
+                        c.count(), c.blockBytes(), in.received());
+            }
+            sink.startArrived(new RemoteStart(st.commId(), st.worldRank(), st.idBase(), start));
+        }
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // The mappings hold the data; the channel is only a handle.
+        }
+    }
+}

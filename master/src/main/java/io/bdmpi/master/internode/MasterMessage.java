@@ -1,0 +1,139 @@
+package io.bdmpi.master.internode;
+
+import java.nio.ByteBuffer;
+
+/**
+ * What one master tells another on the {@linkplain Pump#CONTROL_TAG control tag}, and its wire form:
+ * a type code (int) then the fields in order, big-endian; a forwarded message's inline bytes follow
+ * its header in the same MPI message.
+ */
+public sealed interface MasterMessage {
+
+    int FORWARD = 1;
+    int NODE_ENDED = 2;
+    int STARTED = 3;
+    int NODE_STATE = 4;
+
+    /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
+    ByteBuffer encode();
+
+    /**
+     * A point-to-point message from a slave of the sender's node to one of the receiver's.
+     *
+     * @param dataBytes the payload's length; when {@code inline} its bytes follow the header,
+     *                  otherwise they follow as {@linkplain Pump#DATA_TAG data messages} of at most
+     *                  {@link Internode#CHUNK_BYTES} each
+     */
+    record Forward(int destWorldRank, int commId, int source, int tag, int senderWorldRank, long dataBytes,
+                   boolean inline, ByteBuffer inlineBytes) implements MasterMessage {
+        static final int HEADER_BYTES = 4 * 6 + 8 + 1;
+
+        @Override
+        public ByteBuffer encode() {
+            int extra = inline ? inlineBytes.remaining() : 0;
+            ByteBuffer b = ByteBuffer.allocateDirect(HEADER_BYTES + extra);
+            b.putInt(FORWARD).putInt(destWorldRank).putInt(commId).putInt(source).putInt(tag).putInt(senderWorldRank)
+                    .putLong(dataBytes).put((byte) (inline ? 1 : 0));
+            if (inline) {
+                b.put(inlineBytes.duplicate());
+            }
+            return b.flip();
+        }
+    }
+
+    /**
+     * A slave of the sender's node started a collective (or split) on a communicator with members
+     * on the receiver's node: every master of the communicator runs the operation on every
+     * member's start, so all compute the same results.
+     *
+     * @param idBase    for a split: the first of the ids the communicator's lowest node reserved
+     *                  for the communicators it makes (one per colour); -1 otherwise
+     * @param frame     the start as a slave sends it ({@link io.bdmpi.protocol.ProtocolCodec}); a
+     *                  spilled contribution's file name in it means nothing here: its bytes follow
+     *                  as data messages ({@code dataBytes} of them) unless {@code inline}
+     */
+    record Started(int commId, int worldRank, int idBase, long dataBytes, boolean inline, ByteBuffer frame)
+            implements MasterMessage {
+        static final int HEADER_BYTES = 4 * 4 + 8 + 1;
+
+        @Override
+        public ByteBuffer encode() {
+            ByteBuffer b = ByteBuffer.allocateDirect(HEADER_BYTES + frame.remaining());
+            b.putInt(STARTED).putInt(commId).putInt(worldRank).putInt(idBase).putLong(dataBytes).put((byte) (inline ? 1 : 0));
+            return b.put(frame.duplicate()).flip();
+        }
+    }
+
+    /**
+     * The sender's node's state, for deadlock detection over nodes.
+     *
+     * @param idle     no slave of it runs, is runnable or is starting
+     * @param ended    its part of the job has ended
+     * @param sent     forwards and collective starts it has sent to other masters
+     * @param received those it has received from other masters
+     * @param pending  its blocked ranks' pending calls, readable
+     */
+    record NodeState(boolean idle, boolean ended, long sent, long received, String pending) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            byte[] text = pending.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return ByteBuffer.allocateDirect(4 + 2 + 16 + text.length).putInt(NODE_STATE).put((byte) (idle ? 1 : 0))
+                    .put((byte) (ended ? 1 : 0)).putLong(sent).putLong(received).put(text).flip();
+        }
+    }
+
+    /**
+     * The sender's node has ended its part of the job.
+     *
+     * @param exitCode 0 when all its slaves finalized and exited 0
+     * @param causedHere whether the failure started on the sender's node (which then reported it)
+     */
+    record NodeEnded(int exitCode, boolean causedHere) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(9).putInt(NODE_ENDED).putInt(exitCode).put((byte) (causedHere ? 1 : 0)).flip();
+        }
+    }
+
+    /**
+     * Reads one message; a forward's inline bytes are a view of {@code b} (no copy).
+     *
+     * @throws IllegalArgumentException for an unknown type code or a short message
+     */
+    static MasterMessage decode(ByteBuffer b) {
+        ByteBuffer in = b.duplicate();
+        if (in.remaining() < Integer.BYTES) {
+            throw new IllegalArgumentException("master message of " + in.remaining() + " bytes");
+        }
+        int type = in.getInt();
+        if (type == FORWARD && in.remaining() >= Forward.HEADER_BYTES - Integer.BYTES) {
+            int dest = in.getInt();
+            int comm = in.getInt();
+            int source = in.getInt();
+            int tag = in.getInt();
+            int sender = in.getInt();
+            long length = in.getLong();
+            boolean inline = in.get() != 0;
+            if (inline && in.remaining() != length) {
+                throw new IllegalArgumentException("forward of " + length + " bytes carries " + in.remaining());
+            }
+            return new Forward(dest, comm, source, tag, sender, length, inline, inline ? in.slice() : null);
+        }
+        if (type == STARTED && in.remaining() >= Started.HEADER_BYTES - Integer.BYTES) {
+            return new Started(in.getInt(), in.getInt(), in.getInt(), in.getLong(), in.get() != 0, in.slice());
+        }
+        if (type == NODE_STATE && in.remaining() >= 18) {
+            boolean idle = in.get() != 0;
+            boolean ended = in.get() != 0;
+            long sent = in.getLong();
+            long received = in.getLong();
+            byte[] text = new byte[in.remaining()];
+            in.get(text);
+            return new NodeState(idle, ended, sent, received, new String(text, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (type == NODE_ENDED && in.remaining() == 5) {
+            return new NodeEnded(in.getInt(), in.get() != 0);
+        }
+        throw new IllegalArgumentException("bad master message: type " + type + ", " + b.remaining() + " bytes");
+    }
+}

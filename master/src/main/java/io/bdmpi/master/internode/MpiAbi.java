@@ -1,0 +1,94 @@
+package io.bdmpi.master.internode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Which MPI library the masters bind, and how it was chosen. Two ABIs exist in practice: MPICH's
+ * (integer handles, a 5-int status) shared by MPICH, Intel MPI, MVAPICH and Cray MPICH, and Open
+ * MPI's (handles are addresses of global objects, a 24-byte status).
+ *
+ * <p>Settings, read from the environment of the master (bdmpiexec passes its own through mpiexec):
+ * {@value #LIBRARY_VARIABLE} names the library (a path or a soname), {@value #ABI_VARIABLE} forces
+ * the ABI ({@code mpich} or {@code openmpi}). Without them the first library found of
+ * {@link #MPICH_CANDIDATES} then {@link #OPEN_MPI_CANDIDATES} is used.
+ */
+public enum MpiAbi {
+    MPICH,
+    OPEN_MPI;
+
+    /** Environment variable naming the MPI library to load. */
+    public static final String LIBRARY_VARIABLE = "BDMPI_MPI_LIBRARY";
+    /** Environment variable forcing the ABI: mpich or openmpi. */
+    public static final String ABI_VARIABLE = "BDMPI_MPI_ABI";
+
+    static final List<String> MPICH_CANDIDATES = List.of("libmpich.so.12", "libmpi.so.12");
+    static final List<String> OPEN_MPI_CANDIDATES = List.of("libmpi.so.40");
+    private static final List<String> LIBRARY_DIRS = List.of("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+            "/usr/lib64", "/usr/lib", "/usr/local/lib");
+
+    /** A library to load and the ABI to speak to it. */
+    public record Choice(MpiAbi abi, String library) {
+    }
+
+    /**
+     * Chooses the library and ABI from the settings in {@code env} and the files present.
+     *
+     * @throws IllegalStateException with a message saying what was looked for when nothing fits
+     */
+    public static Choice choose(Map<String, String> env) {
+        String forcedAbi = env.get(ABI_VARIABLE);
+        MpiAbi abi = forcedAbi == null || forcedAbi.isBlank() ? null : parse(forcedAbi);
+        String library = env.get(LIBRARY_VARIABLE);
+        if (library != null && !library.isBlank()) {
+            return new Choice(abi != null ? abi : guessFromName(library), library);
+        }
+        if (abi != OPEN_MPI) {
+            String found = find(MPICH_CANDIDATES);
+            if (found != null) {
+                return new Choice(MPICH, found);
+            }
+        }
+        if (abi != MPICH) {
+            String found = find(OPEN_MPI_CANDIDATES);
+            if (found != null) {
+                return new Choice(OPEN_MPI, found);
+            }
+        }
+        throw new IllegalStateException("no MPI library found (looked for " + MPICH_CANDIDATES + " and "
+                + OPEN_MPI_CANDIDATES + " in " + LIBRARY_DIRS + "); install MPICH (Debian: apt-get install mpich) or set "
+                + LIBRARY_VARIABLE);
+    }
+
+    static MpiAbi parse(String name) {
+        switch (name.trim().toLowerCase(Locale.ROOT).replace("-", "").replace("_", "")) {
+            case "mpich":
+                return MPICH;
+            case "openmpi":
+            case "ompi":
+                return OPEN_MPI;
+            default:
+                throw new IllegalStateException(ABI_VARIABLE + "=" + name + " must be mpich or openmpi");
+        }
+    }
+
+    /** libmpi.so.40 and paths under an openmpi directory are Open MPI; everything else is taken as MPICH ABI. */
+    private static MpiAbi guessFromName(String library) {
+        return library.contains("openmpi") || library.endsWith("libmpi.so.40") ? OPEN_MPI : MPICH;
+    }
+
+    private static String find(List<String> names) {
+        for (String name : names) {
+            for (String dir : LIBRARY_DIRS) {
+                Path p = Path.of(dir, name);
+                if (Files.exists(p)) {
+                    return p.toString();
+                }
+            }
+        }
+        return null;
+    }
+}

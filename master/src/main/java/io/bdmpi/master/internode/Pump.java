@@ -1,0 +1,248 @@
+package io.bdmpi.master.internode;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The one thread that makes every MPI call of a master ({@code MPI_THREAD_FUNNELED}). It initializes
+ * MPI, then loops: posts the sends other threads queued, probes for arriving messages, tests the
+ * requests in flight, and backs off (spin, yield, then parks of growing length) while nothing
+ * happens, so an idle master does not spin a core the way a blocked {@code MPI_Recv} would.
+ *
+ * <p>Messages from one source reach the {@link Inbox} in the order they were sent: a message of
+ * the {@linkplain #CONTROL_TAG control tag} is received at once when it is probed (it is small, its
+ * bytes are here already), so the inbox knows a header before it hands out the buffer for the data
+ * that follows it; data messages complete in the background and the inbox orders them itself.
+ */
+public final class Pump implements AutoCloseable {
+
+    /** Tag of small master-to-master messages (headers, control); everything else is bulk data. */
+    public static final int CONTROL_TAG = 1;
+    /** Tag of bulk data (large payloads, in chunks). */
+    public static final int DATA_TAG = 2;
+
+    /** Idle rounds of busy spinning before yielding, then of yielding before parking. */
+    private static final int SPINS = 200;
+    private static final int YIELDS = 50;
+    /** Parks grow from the first to the longest: the worst added latency of an idle master. */
+    private static final long FIRST_PARK_NS = TimeUnit.MICROSECONDS.toNanos(20);
+    private static final long LONGEST_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long {@link #close} lets queued sends finish before it gives up on them. */
+    private static final long DRAIN_NS = TimeUnit.SECONDS.toNanos(10);
+
+    /** Where arriving messages go; called on the pump thread only. */
+    public interface Inbox {
+        /** A direct buffer of exactly {@code count} remaining bytes to receive the message into. */
+        ByteBuffer bufferFor(int source, int tag, int count);
+
+        /** The message has arrived into the buffer {@link #bufferFor} gave. */
+        void received(int source, int tag, ByteBuffer message);
+    }
+
+    /** What the pump learnt at start. */
+    public record Started(int rank, int size) {
+    }
+
+    private record Outgoing(int dest, int tag, ByteBuffer bytes, Runnable onSent) {
+    }
+
+    private record InFlight(int request, int peer, int tag, ByteBuffer bytes, Runnable onDone) {
+    }
+
+    private final MpiLibrary mpi;
+    private final Queue<Object> commands = new ConcurrentLinkedQueue<>();
+    private final CompletableFuture<Started> started = new CompletableFuture<>();
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Thread thread;
+    private volatile Inbox inbox;
+    private volatile boolean stopping;
+    private volatile Integer abortCode;
+
+    /** Starts the pump thread, which initializes MPI; see {@link #started()}. */
+    public Pump(MpiLibrary mpi) {
+        this.mpi = mpi;
+        this.thread = new Thread(this::run, "bdmpi-mpi-pump");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Completes with this process's rank and the number of processes once MPI is initialized (or fails). */
+    public CompletableFuture<Started> started() {
+        return started;
+    }
+
+    /** Where arriving messages go from now on; messages arriving before are kept in MPI until it is set. */
+    public void deliverTo(Inbox target) {
+        inbox = target;
+        LockSupport.unpark(thread);
+    }
+
+    /**
+     * Queues a send of the buffer's remaining bytes (any thread). The buffer must be direct and
+     * untouched until {@code onSent} runs (on the pump thread: keep it short).
+     */
+    public void send(int dest, int tag, ByteBuffer bytes, Runnable onSent) {
+        commands.add(new Outgoing(dest, tag, bytes, onSent));
+        LockSupport.unpark(thread);
+    }
+
+    /** Runs {@code task} on the pump thread, between polls (for calls such as a communicator split). */
+    public void execute(Consumer<MpiLibrary> task) {
+        commands.add(task);
+        LockSupport.unpark(thread);
+    }
+
+    /**
+     * Ends every process of the MPI job with {@code code} (MPI_Abort), from the pump thread. For
+     * when the masters cannot agree to stop (one died, or does not answer).
+     */
+    public void abort(int code) {
+        abortCode = code;
+        stopping = true;
+        LockSupport.unpark(thread);
+    }
+
+    /**
+     * Lets queued sends finish (bounded), then finalizes MPI and ends the thread. Every master of
+     * the job must close, as MPI_Finalize is collective.
+     */
+    @Override
+    public void close() {
+        stopping = true;
+        LockSupport.unpark(thread);
+        try {
+            stopped.get(DRAIN_NS + TimeUnit.SECONDS.toNanos(20), TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+            System.err.println("bdmpiexec: the MPI pump did not stop: " + e);
+        }
+    }
+
+    private void run() {
+        try {
+            mpi.init();
+            started.complete(new Started(mpi.rank(MpiLibrary.COMM_WORLD), mpi.size(MpiLibrary.COMM_WORLD)));
+        } catch (RuntimeException | Error e) {
+            started.completeExceptionally(e);
+            stopped.complete(null);
+            return;
+        }
+        List<InFlight> sends = new ArrayList<>();
+        List<InFlight> receives = new ArrayList<>();
+        try {
+            int idle = 0;
+            long drainDeadline = 0;
+            while (true) {
+                if (abortCode != null) {
+                    mpi.abort(abortCode);
+                    return;
+                }
+                boolean busy = postCommands(sends);
+                busy |= probe(receives);
+                busy |= complete(sends);
+                busy |= complete(receives);
+                if (stopping && commands.isEmpty()) {
+                    if (sends.isEmpty()) {
+                        break;
+                    }
+                    if (drainDeadline == 0) {
+                        drainDeadline = System.nanoTime() + DRAIN_NS;
+                    } else if (System.nanoTime() - drainDeadline > 0) {
+                        System.err.println("bdmpiexec: " + sends.size() + " message(s) to other masters not delivered at exit");
+                        break;
+                    }
+                }
+                idle = busy ? 0 : idle + 1;
+                backOff(idle);
+            }
+            for (InFlight r : receives) {
+                mpi.cancel(r.request());
+                while (!mpi.test(r.request())) {
+                    Thread.onSpinWait();
+                }
+            }
+            mpi.finish();
+        } catch (RuntimeException | Error e) {
+            System.err.println("bdmpiexec: MPI failed on this master: " + e.getMessage());
+            mpi.abort(1);
+        } finally {
+            stopped.complete(null);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean postCommands(List<InFlight> sends) {
+        boolean any = false;
+        for (Object c; (c = commands.poll()) != null; ) {
+            any = true;
+            if (c instanceof Outgoing o) {
+                sends.add(new InFlight(mpi.isend(o.bytes(), o.dest(), o.tag(), MpiLibrary.COMM_WORLD), o.dest(), o.tag(),
+                        o.bytes(), o.onSent()));
+            } else {
+                ((Consumer<MpiLibrary>) c).accept(mpi);
+            }
+        }
+        return any;
+    }
+
+    private boolean probe(List<InFlight> receives) {
+        Inbox target = inbox;
+        if (target == null) {
+            return false;
+        }
+        boolean any = false;
+        MpiLibrary.Probed m;
+        while ((m = mpi.iprobe(MpiLibrary.ANY_SOURCE, MpiLibrary.ANY_TAG, MpiLibrary.COMM_WORLD)) != null) {
+            any = true;
+            ByteBuffer buffer = target.bufferFor(m.source(), m.tag(), m.count());
+            int request = mpi.irecv(buffer, m.source(), m.tag(), MpiLibrary.COMM_WORLD);
+            if (m.tag() == CONTROL_TAG) {
+                while (!mpi.test(request)) {
+                    Thread.onSpinWait();
+                }
+                target.received(m.source(), m.tag(), buffer);
+            } else {
+                int source = m.source();
+                int tag = m.tag();
+                receives.add(new InFlight(request, source, tag, buffer, () -> target.received(source, tag, buffer)));
+            }
+        }
+        return any;
+    }
+
+    private boolean complete(List<InFlight> requests) {
+        boolean any = false;
+        for (Iterator<InFlight> it = requests.iterator(); it.hasNext(); ) {
+            InFlight r = it.next();
+            if (mpi.test(r.request())) {
+                it.remove();
+                any = true;
+                if (r.onDone() != null) {
+                    r.onDone().run();
+                }
+            }
+        }
+        return any;
+    }
+
+    private static void backOff(int idleRounds) {
+        if (idleRounds == 0) {
+            return;
+        }
+        if (idleRounds < SPINS) {
+            Thread.onSpinWait();
+        } else if (idleRounds < SPINS + YIELDS) {
+            Thread.yield();
+        } else {
+            int parks = idleRounds - SPINS - YIELDS;
+            LockSupport.parkNanos(Math.min(LONGEST_PARK_NS, FIRST_PARK_NS << Math.min(parks, 10)));
+        }
+    }
+}

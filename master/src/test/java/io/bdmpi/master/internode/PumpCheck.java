@@ -1,0 +1,102 @@
+package io.bdmpi.master.internode;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Run under {@code mpiexec -n 2} by {@link PumpTest}: rank 0 sends a small control message and a
+ * large data message (3 MiB + 7 bytes, a pattern) to rank 1, which checks them and echoes both
+ * back; rank 0 checks the echo. Then both stay idle for a second and report the pump thread's CPU
+ * time, which the test bounds. Prints "PumpCheck rank R ok ..." or exits non-zero.
+ */
+public final class PumpCheck {
+
+    static final int LARGE = 3 * 1024 * 1024 + 7;
+
+    private record Message(int source, int tag, ByteBuffer bytes) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MpiLibrary mpi = MpiLibrary.load(MpiAbi.choose(System.getenv()));
+        Pump pump = new Pump(mpi);
+        Pump.Started me = pump.started().get(30, TimeUnit.SECONDS);
+        if (me.size() != 2) {
+            throw new IllegalStateException("run me with 2 processes, not " + me.size());
+        }
+        BlockingQueue<Message> arrived = new LinkedBlockingQueue<>();
+        pump.deliverTo(new Pump.Inbox() {
+            @Override
+            public ByteBuffer bufferFor(int source, int tag, int count) {
+                return ByteBuffer.allocateDirect(count);
+            }
+
+            @Override
+            public void received(int source, int tag, ByteBuffer message) {
+                arrived.add(new Message(source, tag, message));
+            }
+        });
+        int peer = 1 - me.rank();
+        if (me.rank() == 0) {
+            pump.send(peer, Pump.CONTROL_TAG, text("hello from 0"), null);
+            pump.send(peer, Pump.DATA_TAG, pattern(LARGE), null);
+        }
+        Message control = next(arrived);
+        Message data = next(arrived);
+        check(control.source() == peer && control.tag() == Pump.CONTROL_TAG && "hello from 0".equals(text(control.bytes())),
+                "control message " + control);
+        check(data.source() == peer && data.tag() == Pump.DATA_TAG && data.bytes().equals(pattern(LARGE)), "data message " + data);
+        if (me.rank() == 1) {
+            pump.send(peer, Pump.CONTROL_TAG, text("hello from 0"), null);
+            pump.send(peer, Pump.DATA_TAG, data.bytes(), null);
+        }
+        long cpuBefore = pumpCpuNs();
+        Thread.sleep(1000);
+        long idleCpuMs = (pumpCpuNs() - cpuBefore) / 1_000_000;
+        pump.close();
+        System.out.println("PumpCheck rank " + me.rank() + " ok idleCpuMs=" + idleCpuMs);
+    }
+
+    private static Message next(BlockingQueue<Message> q) throws InterruptedException {
+        Message m = q.poll(30, TimeUnit.SECONDS);
+        check(m != null, "nothing arrived within 30 s");
+        return m;
+    }
+
+    private static long pumpCpuNs() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("bdmpi-mpi-pump")) {
+                return ManagementFactory.getThreadMXBean().getThreadCpuTime(t.getId());
+            }
+        }
+        throw new IllegalStateException("no pump thread");
+    }
+
+    static ByteBuffer pattern(int n) {
+        ByteBuffer b = ByteBuffer.allocateDirect(n);
+        for (int i = 0; i < n; i++) {
+            b.put((byte) (i * 31 + (i >>> 11)));
+        }
+        return b.flip();
+    }
+
+    private static ByteBuffer text(String s) {
+        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+    }
+
+    private static String text(ByteBuffer b) {
+        byte[] bytes = new byte[b.remaining()];
+        b.duplicate().get(bytes);
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            System.err.println("PumpCheck: wrong " + what);
+            System.exit(3);
+        }
+    }
+}
