@@ -44,6 +44,11 @@ public final class Options {
         return v;
     }
 
+    /** The value of {@code --name}, or {@code dflt}. */
+    public String string(String name, String dflt) {
+        return values.getOrDefault(name, dflt);
+    }
+
     /** The path {@code --name}, which must be there. */
     public Path path(String name) {
         return Path.of(string(name));

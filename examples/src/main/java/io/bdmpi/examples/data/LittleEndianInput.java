@@ -12,7 +12,7 @@ final class LittleEndianInput {
     private static final int BUFFER_BYTES = 1 << 20;
 
     private final FileChannel channel;
-    private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private long position;
 
     LittleEndianInput(FileChannel channel, long position) {

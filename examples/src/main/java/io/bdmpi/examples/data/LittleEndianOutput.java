@@ -19,7 +19,7 @@ final class LittleEndianOutput {
 
     LittleEndianOutput(FileChannel channel, int bufferBytes) {
         this.channel = channel;
-        this.buffer = ByteBuffer.allocateDirect(bufferBytes).order(ByteOrder.LITTLE_ENDIAN);
+        this.buffer = ByteBuffer.allocate(bufferBytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     void putInt(int v) throws IOException {

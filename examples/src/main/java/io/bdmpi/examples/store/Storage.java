@@ -1,5 +1,7 @@
 package io.bdmpi.examples.store;
 
+import mpi.MPIException;
+
 /**
  * Where an application keeps its large data: the arrays its algorithm core reads and writes. The
  * core sees only these small interfaces, so the paper's three styles are three implementations:
@@ -30,6 +32,22 @@ public interface Storage {
 
     /** The program runs again: its arrays are needed. */
     default void afterBlocking() {
+    }
+
+    /** Runs a blocking MPI call between {@link #beforeBlocking()} and {@link #afterBlocking()}. */
+    default void blocking(BlockingCall call) throws MPIException {
+        beforeBlocking();
+        try {
+            call.run();
+        } finally {
+            afterBlocking();
+        }
+    }
+
+    /** An MPI call that may park the rank. */
+    @FunctionalInterface
+    interface BlockingCall {
+        void run() throws MPIException;
     }
 
     /** Fixed-length int array. */
