@@ -41,7 +41,8 @@ public final class KMeansSerial {
         }
     }
 
-    static String run(Path matrix, Path out, int k, int maxIterations, long seed, int initParts, long chunkNnz)
+    /** Clusters, writes the assignment and returns the summary line. */
+    public static String run(Path matrix, Path out, int k, int maxIterations, long seed, int initParts, long chunkNnz)
             throws IOException {
         if (chunkNnz < 1) {
             throw new IllegalArgumentException("--chunk-nnz must be at least 1");

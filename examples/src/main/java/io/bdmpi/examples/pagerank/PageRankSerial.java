@@ -40,7 +40,7 @@ public final class PageRankSerial {
     }
 
     /** Runs to convergence and writes the ranks; returns the summary line. */
-    static String run(Path graph, Path out, int maxIterations, double tolerance, long chunkNnz) throws IOException {
+    public static String run(Path graph, Path out, int maxIterations, double tolerance, long chunkNnz) throws IOException {
         if (chunkNnz < 1) {
             throw new IllegalArgumentException("--chunk-nnz must be at least 1");
         }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Serial out-of-core SGD matrix factorization, as one would write it by hand: the user and item
@@ -39,7 +40,7 @@ public final class SgdSerial {
      * @param reg        regularization
      * @param seed       selects the initial factors
      */
-    record Settings(int factors, int iterations, double rate, double reg, long seed) {
+    public record Settings(int factors, int iterations, double rate, double reg, long seed) {
 
         static Settings of(Options o) {
             return new Settings(o.integer("factors", 10, 1, 1024), o.integer("iterations", 10, 0, Integer.MAX_VALUE),
@@ -52,14 +53,19 @@ public final class SgdSerial {
             Options o = Options.parse(args, 0,
                     Set.of("ratings", "out", "factors", "iterations", "rate", "reg", "seed", "grid", "chunk-nnz"));
             run(o.path("ratings"), o.string("out"), Settings.of(o), o.integer("grid", 1, 1, 1 << 15),
-                    o.number("chunk-nnz", 4L << 20));
+                    o.number("chunk-nnz", 4L << 20), System.out::println);
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("SgdSerial: " + e.getMessage());
             System.exit(Sgd.EXIT_BAD_INPUT);
         }
     }
 
-    static void run(Path ratings, String out, Settings s, int q, long chunkNnz) throws IOException {
+    /**
+     * Trains, writes {@code PREFIX.users} and {@code PREFIX.items}, and hands each output line
+     * (one per training iteration, then the summary) to {@code report}.
+     */
+    public static void run(Path ratings, String out, Settings s, int q, long chunkNnz, Consumer<String> report)
+            throws IOException {
         if (chunkNnz < 1) {
             throw new IllegalArgumentException("--chunk-nnz must be at least 1");
         }
@@ -95,7 +101,7 @@ public final class SgdSerial {
                 }
                 rmse = SgdCore.rmse(blockSse, file.nnz());
                 if (training) {
-                    System.out.println(progress(iteration + 1, rmse));
+                    report.accept(progress(iteration + 1, rmse));
                 }
             }
             Path userFile = Path.of(out + ".users");
@@ -104,7 +110,7 @@ public final class SgdSerial {
             Files.deleteIfExists(itemFile);
             VectorFile.writeDoubles(userFile, 0, users, users.length());
             VectorFile.writeDoubles(itemFile, 0, items, items.length());
-            System.out.println(summary(file, s, q, rmse));
+            report.accept(summary(file, s, q, rmse));
         }
     }
 
