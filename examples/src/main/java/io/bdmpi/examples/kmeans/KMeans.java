@@ -1,5 +1,6 @@
 package io.bdmpi.examples.kmeans;
 
+import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
@@ -57,6 +58,7 @@ public final class KMeans {
             throws MPIException, IOException {
         int rank = comm.getRank();
         int p = comm.getSize();
+        IterationTimer timer = new IterationTimer();
         try (CsrFile m = CsrFile.open(matrix)) {
             int cols = KMeansSerial.checkShape(matrix, m, k);
             int size = k * cols;
@@ -81,6 +83,7 @@ public final class KMeans {
                 }
                 copy(centroids, centroidMessage);
             }
+            timer.start();
             int iteration = 0;
             long[] totals = new long[2];
             while (true) {
@@ -112,7 +115,7 @@ public final class KMeans {
                     copy(centroids, centroidMessage);
                 }
             }
-
+            String timing = timer.line("KMeans", iteration);
             if (rank == 0) {
                 Files.deleteIfExists(out);
                 Files.createFile(out);
@@ -122,6 +125,7 @@ public final class KMeans {
             st.blocking(comm::barrier);
             if (rank == 0) {
                 System.out.println(KMeansSerial.summary(m.rows(), k, iteration, totals[0], totals[1]));
+                System.out.println(timing);
             }
         }
     }

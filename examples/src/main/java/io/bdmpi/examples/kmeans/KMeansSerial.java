@@ -1,6 +1,8 @@
 package io.bdmpi.examples.kmeans;
 
+import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
+import io.bdmpi.examples.SerialResult;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
@@ -32,22 +34,25 @@ public final class KMeansSerial {
     public static void main(String[] args) {
         try {
             Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "init-parts", "chunk-nnz"));
-            System.out.println(run(o.path("matrix"), o.path("out"), o.integer("k", 0, 1, Integer.MAX_VALUE),
+            SerialResult result = run(o.path("matrix"), o.path("out"), o.integer("k", 0, 1, Integer.MAX_VALUE),
                     o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
-                    o.integer("init-parts", 1, 1, 1 << 20), o.number("chunk-nnz", 4L << 20)));
+                    o.integer("init-parts", 1, 1, 1 << 20), o.number("chunk-nnz", 4L << 20));
+            System.out.println(result.summary());
+            System.out.println(result.timing());
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("KMeansSerial: " + e.getMessage());
             System.exit(KMeans.EXIT_BAD_INPUT);
         }
     }
 
-    /** Clusters, writes the assignment and returns the summary line. */
-    public static String run(Path matrix, Path out, int k, int maxIterations, long seed, int initParts, long chunkNnz)
+    /** Clusters and writes the assignment. */
+    public static SerialResult run(Path matrix, Path out, int k, int maxIterations, long seed, int initParts, long chunkNnz)
             throws IOException {
         if (chunkNnz < 1) {
             throw new IllegalArgumentException("--chunk-nnz must be at least 1");
         }
         Storage st = HeapStorage.INSTANCE;
+        IterationTimer timer = new IterationTimer();
         try (CsrFile m = CsrFile.open(matrix)) {
             int cols = checkShape(matrix, m, k);
             if (m.rows() > Integer.MAX_VALUE) {
@@ -67,6 +72,7 @@ public final class KMeansSerial {
             for (int j = 0; j < k; j++) {
                 KMeansCore.setCentroid(m.read(first + rows[j], first + rows[j] + 1, st), 0, j, centroids, cols);
             }
+            timer.start();
             int iteration = 0;
             KMeansCore.Tally tally;
             while (true) {
@@ -86,9 +92,10 @@ public final class KMeansSerial {
                 }
                 KMeansCore.recenter(sums, centroids, k, cols);
             }
+            String timing = timer.line("KMeansSerial", iteration);
             Files.deleteIfExists(out);
             VectorFile.writeInts(out, 0, assignment, n);
-            return summary(n, k, iteration, tally.moved(), tally.similarity());
+            return new SerialResult(summary(n, k, iteration, tally.moved(), tally.similarity()), timing);
         }
     }
 

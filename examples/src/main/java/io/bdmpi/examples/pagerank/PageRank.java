@@ -1,5 +1,6 @@
 package io.bdmpi.examples.pagerank;
 
+import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
@@ -58,6 +59,7 @@ public final class PageRank {
             throws MPIException, IOException {
         int rank = comm.getRank();
         int p = comm.getSize();
+        IterationTimer timer = new IterationTimer();
         try (CsrFile g = CsrFile.open(graph)) {
             if (g.rows() != g.cols()) {
                 throw new IllegalArgumentException(graph + " is " + g.rows() + " x " + g.cols() + ", not a graph's square matrix");
@@ -100,6 +102,7 @@ public final class PageRank {
             long[] recv = new long[incoming];
             long[] totals = {0, PageRankCore.dangling(block, pr, 0)};
             st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+            timer.start();
             int iteration = 0;
             boolean converged = false;
             while (iteration < maxIterations && !converged) {
@@ -130,6 +133,7 @@ public final class PageRank {
                 st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
                 converged = PageRankCore.converged(totals[0], tolerance);
             }
+            String timing = timer.line("PageRank", iteration);
 
             if (rank == 0) {
                 Files.deleteIfExists(out);
@@ -140,6 +144,7 @@ public final class PageRank {
             st.blocking(comm::barrier);
             if (rank == 0) {
                 System.out.println(PageRankSerial.summary(n, g.nnz(), iteration, totals[0]));
+                System.out.println(timing);
             }
         }
     }

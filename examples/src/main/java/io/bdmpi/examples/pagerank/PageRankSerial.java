@@ -1,6 +1,8 @@
 package io.bdmpi.examples.pagerank;
 
+import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
+import io.bdmpi.examples.SerialResult;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
@@ -31,20 +33,23 @@ public final class PageRankSerial {
     public static void main(String[] args) {
         try {
             Options o = Options.parse(args, 0, Set.of("graph", "out", "iterations", "tolerance", "chunk-nnz"));
-            System.out.println(run(o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
-                    o.real("tolerance", 1e-9), o.number("chunk-nnz", 4L << 20)));
+            SerialResult result = run(o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
+                    o.real("tolerance", 1e-9), o.number("chunk-nnz", 4L << 20));
+            System.out.println(result.summary());
+            System.out.println(result.timing());
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("PageRankSerial: " + e.getMessage());
             System.exit(PageRank.EXIT_BAD_INPUT);
         }
     }
 
-    /** Runs to convergence and writes the ranks; returns the summary line. */
-    public static String run(Path graph, Path out, int maxIterations, double tolerance, long chunkNnz) throws IOException {
+    /** Runs to convergence and writes the ranks. */
+    public static SerialResult run(Path graph, Path out, int maxIterations, double tolerance, long chunkNnz) throws IOException {
         if (chunkNnz < 1) {
             throw new IllegalArgumentException("--chunk-nnz must be at least 1");
         }
         Storage st = HeapStorage.INSTANCE;
+        IterationTimer timer = new IterationTimer();
         try (CsrFile g = CsrFile.open(graph)) {
             if (g.rows() != g.cols() || g.rows() > Integer.MAX_VALUE) {
                 throw new IllegalArgumentException(graph + " is " + g.rows() + " x " + g.cols()
@@ -56,6 +61,7 @@ public final class PageRankSerial {
             for (int v = 0; v < n; v++) {
                 pr.set(v, PageRankCore.initialRank(n));
             }
+            timer.start();
             int iteration = 0;
             long change = 0;
             boolean converged = false;
@@ -80,9 +86,10 @@ public final class PageRankSerial {
                 }
                 converged = PageRankCore.converged(change, tolerance);
             }
+            String timing = timer.line("PageRankSerial", iteration);
             Files.deleteIfExists(out);
             VectorFile.writeDoubles(out, 0, pr, n);
-            return summary(n, g.nnz(), iteration, change);
+            return new SerialResult(summary(n, g.nnz(), iteration, change), timing);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.bdmpi.examples.sgd;
 
+import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
@@ -66,6 +67,7 @@ public final class Sgd {
         }
         int b = rank / q;
         int c = rank % q;
+        IterationTimer timer = new IterationTimer();
         try (CsrFile file = CsrFile.open(ratings)) {
             SgdSerial.checkShape(ratings, file);
             SgdCore.Grid grid = SgdCore.Grid.of(file, q);
@@ -86,6 +88,7 @@ public final class Sgd {
             }
             double[] blockSse = new double[p];
             double rmse = 0;
+            timer.start();
             for (int iteration = 0; iteration <= s.iterations(); iteration++) {
                 boolean training = iteration < s.iterations();
                 if (iteration > 0 || b != c) {
@@ -103,6 +106,7 @@ public final class Sgd {
                     System.out.println(SgdSerial.progress(iteration + 1, rmse));
                 }
             }
+            String timing = timer.line("Sgd", s.iterations() + 1);
             if (b == c) {
                 receive(comm, st, users, userMessage, userFrom, TAG_USERS);
                 receive(comm, st, items, itemMessage, itemFrom, TAG_ITEMS);
@@ -123,6 +127,7 @@ public final class Sgd {
             st.blocking(comm::barrier);
             if (rank == 0) {
                 System.out.println(SgdSerial.summary(file, s, q, rmse));
+                System.out.println(timing);
             }
         }
     }

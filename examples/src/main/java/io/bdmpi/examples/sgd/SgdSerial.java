@@ -1,6 +1,8 @@
 package io.bdmpi.examples.sgd;
 
+import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
+import io.bdmpi.examples.SerialResult;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
@@ -52,8 +54,10 @@ public final class SgdSerial {
         try {
             Options o = Options.parse(args, 0,
                     Set.of("ratings", "out", "factors", "iterations", "rate", "reg", "seed", "grid", "chunk-nnz"));
-            run(o.path("ratings"), o.string("out"), Settings.of(o), o.integer("grid", 1, 1, 1 << 15),
+            SerialResult result = run(o.path("ratings"), o.string("out"), Settings.of(o), o.integer("grid", 1, 1, 1 << 15),
                     o.number("chunk-nnz", 4L << 20), System.out::println);
+            System.out.println(result.summary());
+            System.out.println(result.timing());
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("SgdSerial: " + e.getMessage());
             System.exit(Sgd.EXIT_BAD_INPUT);
@@ -61,15 +65,16 @@ public final class SgdSerial {
     }
 
     /**
-     * Trains, writes {@code PREFIX.users} and {@code PREFIX.items}, and hands each output line
-     * (one per training iteration, then the summary) to {@code report}.
+     * Trains, writes {@code PREFIX.users} and {@code PREFIX.items}, and hands the line of each
+     * training iteration to {@code report}.
      */
-    public static void run(Path ratings, String out, Settings s, int q, long chunkNnz, Consumer<String> report)
+    public static SerialResult run(Path ratings, String out, Settings s, int q, long chunkNnz, Consumer<String> report)
             throws IOException {
         if (chunkNnz < 1) {
             throw new IllegalArgumentException("--chunk-nnz must be at least 1");
         }
         Storage st = HeapStorage.INSTANCE;
+        IterationTimer timer = new IterationTimer();
         try (CsrFile file = CsrFile.open(ratings)) {
             checkShape(ratings, file);
             SgdCore.Grid grid = SgdCore.Grid.of(file, q);
@@ -83,6 +88,7 @@ public final class SgdSerial {
             SgdCore.initUsers(users, 0, (int) file.rows(), f, s.seed());
             SgdCore.initItems(items, 0, (int) file.cols(), f, s.seed());
             double rmse = 0;
+            timer.start();
             for (int iteration = 0; iteration <= s.iterations(); iteration++) {
                 boolean training = iteration < s.iterations();
                 double[] blockSse = new double[q * q];
@@ -104,13 +110,14 @@ public final class SgdSerial {
                     report.accept(progress(iteration + 1, rmse));
                 }
             }
+            String timing = timer.line("SgdSerial", s.iterations() + 1);
             Path userFile = Path.of(out + ".users");
             Path itemFile = Path.of(out + ".items");
             Files.deleteIfExists(userFile);
             Files.deleteIfExists(itemFile);
             VectorFile.writeDoubles(userFile, 0, users, users.length());
             VectorFile.writeDoubles(itemFile, 0, items, items.length());
-            report.accept(summary(file, s, q, rmse));
+            return new SerialResult(summary(file, s, q, rmse), timing);
         }
     }
 

@@ -66,12 +66,14 @@ class ApplicationsTest {
     @CsvSource({"1,1", "4,2", "7,3"})
     void pageRankEqualsSerialBitForBit(int ranks, int running) throws IOException {
         Path serial = out.resolve("serial.pr");
-        String summary = PageRankSerial.run(graph, serial, 12, 0, 3000);
+        String summary = PageRankSerial.run(graph, serial, 12, 0, 3000).summary();
         Path parallel = out.resolve("mpi.pr");
         JobResult r = JobRunner.job(PageRank.class).ranks(ranks).running(running)
                 .args("--graph", graph, "--out", parallel, "--iterations", 12, "--tolerance", 0).run();
         Expect.successfulRun(r, ranks, running);
         r.assertStdoutHasLine(summary);
+        Expect.that(r, r.stdoutMatching("PageRank timing: 12 iterations, [0-9.]+ s per iteration, [0-9.]+ s set-up").size() == 1,
+                "rank 0 prints one timing line");
         Expect.that(r, Arrays.equals(Files.readAllBytes(serial), Files.readAllBytes(parallel)),
                 "the rank vectors of the job and of the serial baseline differ");
     }
@@ -79,7 +81,7 @@ class ApplicationsTest {
     @Test
     void pageRankConvergesAlikeUnderATinyInlineLimit() throws IOException {
         Path serial = out.resolve("serial.pr");
-        String summary = PageRankSerial.run(graph, serial, 1000, 1e-10, 1 << 20);
+        String summary = PageRankSerial.run(graph, serial, 1000, 1e-10, 1 << 20).summary();
         Path parallel = out.resolve("mpi.pr");
         JobResult r = JobRunner.job(PageRank.class).ranks(4).running(1).inlineMax(1024)
                 .args("--graph", graph, "--out", parallel, "--tolerance", 1e-10).run();
@@ -146,7 +148,7 @@ class ApplicationsTest {
     @CsvSource({"1,1", "3,2", "4,4"})
     void kMeansEqualsSerialBitForBit(int ranks, int running) throws IOException {
         Path serial = out.resolve("serial.assign");
-        String summary = KMeansSerial.run(documents, serial, 7, 30, 11, ranks, 2000);
+        String summary = KMeansSerial.run(documents, serial, 7, 30, 11, ranks, 2000).summary();
         Path parallel = out.resolve("mpi.assign");
         JobResult r = JobRunner.job(KMeans.class).ranks(ranks).running(running)
                 .args("--matrix", documents, "--out", parallel, "--k", 7, "--iterations", 30, "--seed", 11).run();
@@ -167,8 +169,8 @@ class ApplicationsTest {
     void sgdEqualsSerialBitForBit(int ranks, int running) throws IOException {
         int q = (int) Math.round(Math.sqrt(ranks));
         List<String> lines = new ArrayList<>();
-        SgdSerial.run(ratings, out.resolve("serial").toString(), new SgdSerial.Settings(8, 6, 0.02, 0.05, 3), q, 500,
-                lines::add);
+        String summary = SgdSerial.run(ratings, out.resolve("serial").toString(), new SgdSerial.Settings(8, 6, 0.02, 0.05, 3),
+                q, 500, lines::add).summary();
         JobResult r = JobRunner.job(Sgd.class).ranks(ranks).running(running)
                 .args("--ratings", ratings, "--out", out.resolve("mpi"), "--factors", 8, "--iterations", 6,
                         "--rate", 0.02, "--reg", 0.05, "--seed", 3).run();
@@ -179,12 +181,13 @@ class ApplicationsTest {
         for (String line : lines) {
             r.assertStdoutHasLine(line);
         }
+        r.assertStdoutHasLine(summary);
         for (String suffix : List.of(".users", ".items")) {
             Expect.that(r, Arrays.equals(Files.readAllBytes(out.resolve("serial" + suffix)),
                     Files.readAllBytes(out.resolve("mpi" + suffix))), "the " + suffix + " factors differ");
         }
         double first = rmse(lines.get(0));
-        double last = rmse(lines.get(lines.size() - 1));
+        double last = rmse(summary);
         Expect.that(r, last < 0.6 * first && last < 1.2, "SGD should learn: RMSE " + first + " -> " + last);
     }
 
