@@ -88,6 +88,12 @@ public final class Options {
         return (int) v;
     }
 
+    /** The int {@code --name} in [min, max], which must be there. */
+    public int integer(String name, int min, int max) {
+        string(name);
+        return integer(name, 0, min, max);
+    }
+
     /** The double {@code --name}, or {@code dflt}. */
     public double real(String name, double dflt) {
         String v = values.get(name);

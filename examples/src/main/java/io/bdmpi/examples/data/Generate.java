@@ -50,7 +50,7 @@ public final class Generate {
             case "rmat" -> {
                 Options o = Options.parse(args, 1, Set.of("out", "scale", "edge-factor", "seed", "threads", "chunk", "memory"));
                 Path out = o.path("out");
-                RmatGenerator g = new RmatGenerator(o.integer("scale", 0, 1, 31), o.integer("edge-factor", 16, 1, 1 << 20),
+                RmatGenerator g = new RmatGenerator(o.integer("scale", 1, 31), o.integer("edge-factor", 16, 1, 1 << 20),
                         o.number("seed", 1));
                 g.write(out, o.integer("chunk", 1 << 20, 1, 1 << 28), o.integer("threads", threads, 1, 1024),
                         o.number("memory", 256L << 20));
@@ -58,14 +58,14 @@ public final class Generate {
             case "docs" -> {
                 Options o = Options.parse(args, 1, Set.of("out", "docs", "terms", "avg-terms", "seed", "threads", "chunk"));
                 Path out = o.path("out");
-                new DocTermGenerator(o.number("docs"), o.integer("terms", 0, 1, Integer.MAX_VALUE),
+                new DocTermGenerator(o.number("docs"), o.integer("terms", 1, Integer.MAX_VALUE),
                         o.integer("avg-terms", 100, 1, 1 << 24), o.number("seed", 1))
                         .write(out, o.integer("chunk", 4096, 1, 1 << 24), o.integer("threads", threads, 1, 1024));
             }
             case "ratings" -> {
                 Options o = Options.parse(args, 1, Set.of("out", "users", "items", "avg-ratings", "seed", "threads", "chunk"));
                 Path out = o.path("out");
-                new RatingGenerator(o.number("users"), o.integer("items", 0, 1, Integer.MAX_VALUE),
+                new RatingGenerator(o.number("users"), o.integer("items", 1, Integer.MAX_VALUE),
                         o.integer("avg-ratings", 50, 1, 1 << 24), o.number("seed", 1))
                         .write(out, o.integer("chunk", 4096, 1, 1 << 24), o.integer("threads", threads, 1, 1024));
             }

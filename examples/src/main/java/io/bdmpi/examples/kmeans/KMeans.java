@@ -42,7 +42,7 @@ public final class KMeans {
         Comm comm = MPI.COMM_WORLD;
         try {
             Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "style"));
-            run(comm, o.path("matrix"), o.path("out"), o.integer("k", 0, 1, Integer.MAX_VALUE),
+            run(comm, o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
                     o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
                     Styles.of(o.string("style", Styles.HEAP)));
         } catch (IllegalArgumentException | IOException e) {

@@ -34,7 +34,7 @@ public final class KMeansSerial {
     public static void main(String[] args) {
         try {
             Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "init-parts", "chunk-nnz"));
-            SerialResult result = run(o.path("matrix"), o.path("out"), o.integer("k", 0, 1, Integer.MAX_VALUE),
+            SerialResult result = run(o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
                     o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
                     o.integer("init-parts", 1, 1, 1 << 20), o.number("chunk-nnz", 4L << 20));
             System.out.println(result.summary());
