@@ -88,18 +88,22 @@ public final class CsrFile implements AutoCloseable {
         }
     }
 
+    /** Rows of the matrix. */
     public long rows() {
         return rows;
     }
 
+    /** Columns of the matrix. */
     public long cols() {
         return cols;
     }
 
+    /** Non-zeros of the matrix. */
     public long nnz() {
         return nnz;
     }
 
+    /** Whether the non-zeros carry float values (else the matrix is a pattern, e.g. a graph). */
     public boolean hasValues() {
         return hasValues;
     }

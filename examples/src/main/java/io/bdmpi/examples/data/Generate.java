@@ -28,6 +28,7 @@ public final class Generate {
     private Generate() {
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) {
         try {
             run(args);

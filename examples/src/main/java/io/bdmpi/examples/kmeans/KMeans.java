@@ -1,5 +1,6 @@
 package io.bdmpi.examples.kmeans;
 
+import io.bdmpi.examples.BadInput;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
@@ -32,24 +33,23 @@ import java.util.Set;
  */
 public final class KMeans {
 
-    static final int EXIT_BAD_INPUT = 2;
 
     private KMeans() {
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) throws MPIException {
         args = MPI.Init(args);
         Comm comm = MPI.COMM_WORLD;
         try {
             Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "style"));
-            run(comm, o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
-                    o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
-                    Styles.of(o.string("style", Styles.HEAP)));
-        } catch (IllegalArgumentException | IOException e) {
-            if (comm.getRank() == 0) {
-                System.err.println("KMeans: " + e.getMessage());
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+                run(comm, o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
+                        o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
+                        st);
             }
-            comm.abort(EXIT_BAD_INPUT);
+        } catch (IllegalArgumentException | IOException e) {
+            BadInput.abort("KMeans", comm, e);
         }
         MPI.Finalize();
     }

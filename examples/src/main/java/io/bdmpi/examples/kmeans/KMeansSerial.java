@@ -1,5 +1,6 @@
 package io.bdmpi.examples.kmeans;
 
+import io.bdmpi.examples.BadInput;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.SerialResult;
@@ -31,6 +32,7 @@ public final class KMeansSerial {
     private KMeansSerial() {
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) {
         try {
             Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "init-parts", "chunk-nnz"));
@@ -40,8 +42,7 @@ public final class KMeansSerial {
             System.out.println(result.summary());
             System.out.println(result.timing());
         } catch (IllegalArgumentException | IOException e) {
-            System.err.println("KMeansSerial: " + e.getMessage());
-            System.exit(KMeans.EXIT_BAD_INPUT);
+            BadInput.exit("KMeansSerial", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.bdmpi.examples.pagerank;
 
+import io.bdmpi.examples.BadInput;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
@@ -34,23 +35,22 @@ import java.util.Set;
  */
 public final class PageRank {
 
-    static final int EXIT_BAD_INPUT = 2;
 
     private PageRank() {
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) throws MPIException {
         args = MPI.Init(args);
         Comm comm = MPI.COMM_WORLD;
         try {
             Options o = Options.parse(args, 0, Set.of("graph", "out", "iterations", "tolerance", "style"));
-            run(comm, o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
-                    o.real("tolerance", 1e-9), Styles.of(o.string("style", Styles.HEAP)));
-        } catch (IllegalArgumentException | IOException e) {
-            if (comm.getRank() == 0) {
-                System.err.println("PageRank: " + e.getMessage());
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+                run(comm, o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
+                        o.real("tolerance", 1e-9), st);
             }
-            comm.abort(EXIT_BAD_INPUT);
+        } catch (IllegalArgumentException | IOException e) {
+            BadInput.abort("PageRank", comm, e);
         }
         MPI.Finalize();
     }

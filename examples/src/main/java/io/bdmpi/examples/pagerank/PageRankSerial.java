@@ -1,5 +1,6 @@
 package io.bdmpi.examples.pagerank;
 
+import io.bdmpi.examples.BadInput;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.SerialResult;
@@ -30,6 +31,7 @@ public final class PageRankSerial {
     private PageRankSerial() {
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) {
         try {
             Options o = Options.parse(args, 0, Set.of("graph", "out", "iterations", "tolerance", "chunk-nnz"));
@@ -38,8 +40,7 @@ public final class PageRankSerial {
             System.out.println(result.summary());
             System.out.println(result.timing());
         } catch (IllegalArgumentException | IOException e) {
-            System.err.println("PageRankSerial: " + e.getMessage());
-            System.exit(PageRank.EXIT_BAD_INPUT);
+            BadInput.exit("PageRankSerial", e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.bdmpi.examples.sgd;
 
+import io.bdmpi.examples.BadInput;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
@@ -34,25 +35,24 @@ import java.util.Set;
  */
 public final class Sgd {
 
-    static final int EXIT_BAD_INPUT = 2;
     private static final int TAG_USERS = 1;
     private static final int TAG_ITEMS = 2;
 
     private Sgd() {
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) throws MPIException {
         args = MPI.Init(args);
         Comm comm = MPI.COMM_WORLD;
         try {
             Options o = Options.parse(args, 0, Set.of("ratings", "out", "factors", "iterations", "rate", "reg", "seed", "style"));
             SgdSerial.Settings s = SgdSerial.Settings.of(o);
-            run(comm, o.path("ratings"), o.string("out"), s, Styles.of(o.string("style", Styles.HEAP)));
-        } catch (IllegalArgumentException | IOException e) {
-            if (comm.getRank() == 0) {
-                System.err.println("Sgd: " + e.getMessage());
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+                run(comm, o.path("ratings"), o.string("out"), s, st);
             }
-            comm.abort(EXIT_BAD_INPUT);
+        } catch (IllegalArgumentException | IOException e) {
+            BadInput.abort("Sgd", comm, e);
         }
         MPI.Finalize();
     }

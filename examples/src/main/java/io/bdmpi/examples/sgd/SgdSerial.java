@@ -1,5 +1,6 @@
 package io.bdmpi.examples.sgd;
 
+import io.bdmpi.examples.BadInput;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.SerialResult;
@@ -50,6 +51,7 @@ public final class SgdSerial {
         }
     }
 
+    /** Runs the program with the options of the class comment. */
     public static void main(String[] args) {
         try {
             Options o = Options.parse(args, 0,
@@ -59,8 +61,7 @@ public final class SgdSerial {
             System.out.println(result.summary());
             System.out.println(result.timing());
         } catch (IllegalArgumentException | IOException e) {
-            System.err.println("SgdSerial: " + e.getMessage());
-            System.exit(Sgd.EXIT_BAD_INPUT);
+            BadInput.exit("SgdSerial", e);
         }
     }
 

@@ -14,8 +14,11 @@ public final class Styles {
     private Styles() {
     }
 
-    /** The storage of style {@code name}; an {@link IllegalArgumentException} names the known ones. */
-    public static Storage of(String name) {
+    /**
+     * Opens the storage of style {@code name} for rank {@code rank} (which a file-backed style
+     * uses to name its files); an {@link IllegalArgumentException} names the known styles.
+     */
+    public static Storage open(String name, int rank) {
         if (HEAP.equals(name)) {
             return HeapStorage.INSTANCE;
         }
