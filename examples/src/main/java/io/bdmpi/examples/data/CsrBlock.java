@@ -6,6 +6,7 @@ import io.bdmpi.examples.store.Storage;
  * Consecutive rows {@code [firstRow, firstRow + rows)} of a sparse matrix in compressed sparse row
  * form, held in {@link Storage} arrays: the non-zeros of local row {@code i} are
  * {@code rowPtr[i] .. rowPtr[i+1]-1} of {@code cols} (and {@code values}, null for a pattern).
+ * The arrays may be longer than needed (a reused chunk buffer); only these entries count.
  *
  * @param firstRow global index of local row 0
  * @param rows     number of rows

@@ -174,6 +174,15 @@ public final class CsrFile implements AutoCloseable {
      * ones are ever held.
      */
     public CsrBlock read(long from, long to, int colFrom, int colTo, Storage storage) throws IOException {
+        return read(from, to, colFrom, colTo, null, storage);
+    }
+
+    /**
+     * As {@link #read(long, long, int, int, Storage)}, but into the arrays of {@code reuse} where
+     * they are large enough (a streaming reader passes its previous chunk, so that chunks of
+     * similar size cost no allocation); new arrays come from {@code storage}.
+     */
+    public CsrBlock read(long from, long to, int colFrom, int colTo, CsrBlock reuse, Storage storage) throws IOException {
         if (from < 0 || to < from || to > rows) {
             throw new IndexOutOfBoundsException("rows [" + from + ", " + to + ") of " + rows);
         }
@@ -187,7 +196,8 @@ public final class CsrFile implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             ends[i] = ptrs.getLong();
         }
-        Storage.Ints rowPtr = storage.ints("rowPtr", n + 1);
+        Storage.Ints rowPtr = reuse != null && reuse.rowPtr().length() >= n + 1 ? reuse.rowPtr() : storage.ints("rowPtr", n + 1);
+        rowPtr.set(0, 0);
         boolean allCols = colFrom == 0 && colTo >= cols;
         long kept = 0;
         LittleEndianInput colIn = new LittleEndianInput(channel, HEADER_BYTES + first * Integer.BYTES);
@@ -210,8 +220,10 @@ public final class CsrFile implements AutoCloseable {
             }
             rowPtr.set(i + 1, (int) kept);
         }
-        Storage.Ints colIdx = storage.ints("cols", (int) kept);
-        Storage.Floats values = hasValues ? storage.floats("values", (int) kept) : null;
+        Storage.Ints colIdx = reuse != null && reuse.cols().length() >= kept ? reuse.cols() : storage.ints("cols", (int) kept);
+        Storage.Floats values = !hasValues ? null
+                : reuse != null && reuse.values() != null && reuse.values().length() >= kept ? reuse.values()
+                : storage.floats("values", (int) kept);
         colIn = new LittleEndianInput(channel, HEADER_BYTES + first * Integer.BYTES);
         LittleEndianInput valueIn = hasValues ? new LittleEndianInput(channel, valuesOffset + first * Float.BYTES) : null;
         long total = n == 0 ? 0 : ends[n - 1] - first;

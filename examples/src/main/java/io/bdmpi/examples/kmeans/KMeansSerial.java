@@ -81,9 +81,10 @@ public final class KMeansSerial {
                     sums.set(c, 0);
                 }
                 tally = new KMeansCore.Tally();
+                CsrBlock chunk = null;
                 for (long lo = 0; lo < n; ) {
                     long hi = m.chunkEnd(lo, chunkNnz);
-                    CsrBlock chunk = m.read(lo, hi, st);
+                    chunk = m.read(lo, hi, 0, cols, chunk, st);
                     KMeansCore.assign(chunk, assignment, (int) lo, centroids, k, cols, sums, tally);
                     lo = hi;
                 }

@@ -72,9 +72,10 @@ public final class PageRankSerial {
                     in.set(v, 0);
                 }
                 long dangling = 0;
+                CsrBlock chunk = null;
                 for (long lo = 0; lo < n; ) {
                     long hi = g.chunkEnd(lo, chunkNnz);
-                    CsrBlock chunk = g.read(lo, hi, st);
+                    chunk = g.read(lo, hi, 0, n, chunk, st);
                     PageRankCore.push(chunk, chunk.cols(), pr, (int) lo, in);
                     dangling += PageRankCore.dangling(chunk, pr, (int) lo);
                     lo = hi;

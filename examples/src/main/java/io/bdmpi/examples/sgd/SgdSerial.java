@@ -89,6 +89,7 @@ public final class SgdSerial {
             SgdCore.initUsers(users, 0, (int) file.rows(), f, s.seed());
             SgdCore.initItems(items, 0, (int) file.cols(), f, s.seed());
             double rmse = 0;
+            CsrBlock chunk = null;
             timer.start();
             for (int iteration = 0; iteration <= s.iterations(); iteration++) {
                 boolean training = iteration < s.iterations();
@@ -99,7 +100,7 @@ public final class SgdSerial {
                         double sse = 0;
                         for (long lo = grid.users()[b]; lo < grid.users()[b + 1]; ) {
                             long hi = Math.min(grid.users()[b + 1], file.chunkEnd(lo, chunkNnz));
-                            CsrBlock chunk = file.read(lo, hi, (int) grid.items()[c], (int) grid.items()[c + 1], st);
+                            chunk = file.read(lo, hi, (int) grid.items()[c], (int) grid.items()[c + 1], chunk, st);
                             sse = SgdCore.sweep(chunk, users, 0, items, 0, f, s.rate(), s.reg(), training, sse);
                             lo = hi;
                         }

@@ -81,6 +81,28 @@ class CsrFileTest {
     }
 
     @Test
+    void aReusedChunkBufferReadsLikeAFreshOne() throws IOException {
+        try (CsrFile f = CsrFile.open(write(60))) {
+            CsrBlock buffer = f.read(0, 60, HeapStorage.INSTANCE);
+            for (int from = 0; from < 60; from += 9) {
+                CsrBlock fresh = f.read(from, Math.min(60, from + 9), 2, 15, HeapStorage.INSTANCE);
+                CsrBlock reused = f.read(from, Math.min(60, from + 9), 2, 15, buffer, HeapStorage.INSTANCE);
+                assertTrue(reused.cols() == buffer.cols(), "a large enough buffer is reused");
+                assertEquals(fresh.rows(), reused.rows());
+                assertEquals(fresh.nnz(), reused.nnz());
+                for (int i = 0; i <= fresh.rows(); i++) {
+                    assertEquals(fresh.rowPtr().get(i), reused.rowPtr().get(i));
+                }
+                for (int k = 0; k < fresh.nnz(); k++) {
+                    assertEquals(fresh.cols().get(k), reused.cols().get(k));
+                    assertEquals(fresh.values().get(k), reused.values().get(k));
+                }
+                buffer = reused;
+            }
+        }
+    }
+
+    @Test
     void columnFilterKeepsOnlyThatRange() throws IOException {
         try (CsrFile f = CsrFile.open(write(40))) {
             CsrBlock b = f.read(5, 35, 4, 9, HeapStorage.INSTANCE);
