@@ -33,6 +33,8 @@ import static io.bdmpi.bench.Report.column;
  * The figure is seconds per iteration, each program timing its own iterations (set-up and input
  * loading excluded, see IterationTimer); the ratio is heap style over serial out-of-core.
  *
+ * Unless quick, each job also runs with -nr 1 (the gain of -nr R) and as a single rank.
+ *
  * <p>This is the skeleton of the issue's benchmark: the off-heap and save/load styles and the
  * memory limit come with issue 5. Until then the jobs and the baseline run without a memory limit
  * ({@link #memoryLimitOptions}), so at these sizes both read from the page cache and the table
@@ -79,7 +81,10 @@ class ApplicationsBenchmarkTest {
                 column("serialSecondsPerIteration", "serial OOC s/iter (baseline)"),
                 column("heapSecondsPerIteration", "heap style s/iter"),
                 column("ratio", "ratio"),
-                column("peakRssMaxMiB", "slave peak RSS max (MiB)"));
+                column("peakRssMaxMiB", "slave peak RSS max (MiB)"),
+                column("heapOneRunningSecondsPerIteration", "heap -nr 1 s/iter"),
+                column("runningGain", "-nr R gain"),
+                column("oneRankSecondsPerIteration", "one rank (-ns 1) s/iter"));
         long memory = memoryMiB * (1L << 20);
         try (TempDirectory dir = TempDirectory.create("bdmpi-apps")) {
             for (int size : sizes) {
@@ -94,6 +99,8 @@ class ApplicationsBenchmarkTest {
                 .note("No memory limit yet (issue 5 brings --memory-limit and the mlock/ooc styles): the data sits in the page cache, "
                         + "so this compares in-memory speed, not out-of-core behaviour.")
                 .note("Targets at 4x M for the best style (issue 6): PageRank <= 1.2x, K-means <= 1.05x, SGD <= 1.1x serial out-of-core.")
+                .note("-nr R gain = heap -nr 1 / heap -nr R. One rank = the program run as a single rank (all data in one JVM), capped at "
+                        + cap.toMinutes() + " min. Both are left out of a quick run.")
                 .note("SGD's serial baseline uses the MPI run's grid (q passes over the file per iteration) so that both do the same work.")
                 .publish();
     }
@@ -105,9 +112,8 @@ class ApplicationsBenchmarkTest {
         String iterations = BenchConfig.quick() ? "3" : "10";
         double serial = serial(PageRankSerial.class, "--graph", graph.toString(), "--out", dir.resolve("pr-serial").toString(),
                 "--iterations", iterations, "--tolerance", "0");
-        JobResult job = job(PageRank.class, slaves, "--graph", graph, "--out", dir.resolve("pr-heap"),
+        measure(report, "PageRank", size, graph, slaves, serial, PageRank.class, "--graph", graph, "--out", dir.resolve("pr-heap"),
                 "--iterations", iterations, "--tolerance", 0);
-        row(report, "PageRank", size, graph, slaves, serial, job);
         deleteAll(graph, dir.resolve("pr-serial"), dir.resolve("pr-heap"));
     }
 
@@ -117,9 +123,8 @@ class ApplicationsBenchmarkTest {
         String iterations = BenchConfig.quick() ? "3" : "5";
         double serial = serial(KMeansSerial.class, "--matrix", docs.toString(), "--out", dir.resolve("km-serial").toString(),
                 "--k", "16", "--iterations", iterations, "--init-parts", Integer.toString(slaves));
-        JobResult job = job(KMeans.class, slaves, "--matrix", docs, "--out", dir.resolve("km-heap"), "--k", 16,
-                "--iterations", iterations);
-        row(report, "K-means", size, docs, slaves, serial, job);
+        measure(report, "K-means", size, docs, slaves, serial, KMeans.class, "--matrix", docs, "--out", dir.resolve("km-heap"),
+                "--k", 16, "--iterations", iterations);
         deleteAll(docs, dir.resolve("km-serial"), dir.resolve("km-heap"));
     }
 
@@ -130,8 +135,8 @@ class ApplicationsBenchmarkTest {
         String iterations = BenchConfig.quick() ? "2" : "3";
         double serial = serial(SgdSerial.class, "--ratings", ratings.toString(), "--out", dir.resolve("sgd-serial").toString(),
                 "--iterations", iterations, "--grid", Integer.toString(q));
-        JobResult job = job(Sgd.class, q * q, "--ratings", ratings, "--out", dir.resolve("sgd-heap"), "--iterations", iterations);
-        row(report, "SGD", size, ratings, q * q, serial, job);
+        measure(report, "SGD", size, ratings, q * q, serial, Sgd.class, "--ratings", ratings, "--out", dir.resolve("sgd-heap"),
+                "--iterations", iterations);
         deleteAll(ratings, dir.resolve("sgd-serial.users"), dir.resolve("sgd-serial.items"),
                 dir.resolve("sgd-heap.users"), dir.resolve("sgd-heap.items"));
     }
@@ -152,23 +157,49 @@ class ApplicationsBenchmarkTest {
         }
     }
 
-    private JobResult job(Class<?> main, int slaves, Object... args) {
+    /**
+     * Runs the heap style with -nr R and, unless quick, with -nr 1 and as one rank, and adds the
+     * row. The one-rank run is the plain program with all data in one JVM: it may fail or hit the
+     * cap, which the row records instead of failing the benchmark.
+     */
+    private void measure(Report report, String app, int size, Path data, int slaves, double serial, Class<?> main,
+                         Object... args) throws IOException {
         int nr = Math.min(running, slaves);
-        JobResult r = JobRunner.job(main).ranks(slaves).running(nr)
-                .options(memoryLimitOptions(memoryMiB * (1L << 20)).toArray(String[]::new))
-                .timeout(cap).args(args).run();
-        Expect.successfulRun(r, slaves, nr);
-        return r;
+        JobResult job = job(main, slaves, nr, args);
+        Expect.successfulRun(job, slaves, nr);
+        double heap = perIteration(job);
+        double peak = job.requireStats().slaves().stream().mapToLong(Stats.Slave::peakRssBytes).max().orElse(0) / BYTES_PER_MIB;
+        Double oneRunning = null;
+        Object oneRank = null;
+        if (!BenchConfig.quick()) {
+            JobResult sequential = job(main, slaves, 1, args);
+            Expect.successfulRun(sequential, slaves, 1);
+            oneRunning = perIteration(sequential);
+            oneRank = oneRank(main, args);
+        }
+        report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, nr, serial, heap, heap / serial, peak,
+                oneRunning, oneRunning == null ? null : oneRunning / heap, oneRank);
     }
 
-    private void row(Report report, String app, int size, Path data, int slaves, double serial, JobResult job) throws IOException {
-        double heap = job.stdout().stream().map(TIMING::matcher).filter(Matcher::find)
+    private Object oneRank(Class<?> main, Object... args) {
+        try {
+            JobResult r = job(main, 1, 1, args);
+            return r.exitCode() == 0 ? (Object) perIteration(r) : "failed (exit " + r.exitCode() + ")";
+        } catch (AssertionError e) {
+            return "no result in " + cap.toMinutes() + " min";
+        }
+    }
+
+    private JobResult job(Class<?> main, int slaves, int nr, Object... args) {
+        return JobRunner.job(main).ranks(slaves).running(nr)
+                .options(memoryLimitOptions(memoryMiB * (1L << 20)).toArray(String[]::new))
+                .timeout(cap).args(args).run();
+    }
+
+    private static double perIteration(JobResult job) {
+        return job.stdout().stream().map(TIMING::matcher).filter(Matcher::find)
                 .mapToDouble(m -> Double.parseDouble(m.group(2))).findFirst()
                 .orElseThrow(() -> new AssertionError("no timing line\n" + job.describe()));
-        Stats stats = job.requireStats();
-        double peak = stats.slaves().stream().mapToLong(Stats.Slave::peakRssBytes).max().orElse(0) / BYTES_PER_MIB;
-        report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, Math.min(running, slaves), serial, heap,
-                heap / serial, peak);
     }
 
     private static void deleteAll(Path... paths) throws IOException {
