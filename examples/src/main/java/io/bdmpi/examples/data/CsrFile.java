@@ -20,7 +20,7 @@ import java.util.Arrays;
  *      8  4             version = 1
  *     12  4             flags: bit 0 = the non-zeros have float values
  *     16  8             rows
- *     24  8             cols (at most 2^31)
+ *     24  8             cols (below 2^31)
  *     32  8             nnz
  *     40  8             colIdxOffset (= 72)
  *     48  8             valuesOffset (0 without values)

@@ -39,12 +39,12 @@ public final class CsrWriter implements AutoCloseable {
     /**
      * @param target    the file to write; must not exist
      * @param rows      rows the file will have (each added by {@link #appendRow})
-     * @param cols      columns: every column index is in [0, cols), cols <= 2^31
+     * @param cols      columns: every column index is in [0, cols), cols < 2^31
      * @param hasValues whether each non-zero carries a float value
      */
     public CsrWriter(Path target, long rows, long cols, boolean hasValues) throws IOException {
-        if (rows < 0 || cols < 0 || cols > (1L << 31)) {
-            throw new IllegalArgumentException("a CSR file has 0 or more rows and 0 to 2^31 columns, not "
+        if (rows < 0 || cols < 0 || cols > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a CSR file has 0 or more rows and 0 to 2^31 - 1 columns, not "
                     + rows + " x " + cols);
         }
         if (Files.exists(target)) {

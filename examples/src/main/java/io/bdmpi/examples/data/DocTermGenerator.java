@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * function of {@code (seed, d)}.
  *
  * @param docs     rows
- * @param terms    columns, 1 .. 2^31
+ * @param terms    columns, 1 .. 2^31 - 1
  * @param avgTerms average draws per document, at least 1
  * @param seed     selects the matrix
  */

@@ -51,7 +51,7 @@ public final class Generate {
             case "rmat" -> {
                 Options o = Options.parse(args, 1, Set.of("out", "scale", "edge-factor", "seed", "threads", "chunk", "memory"));
                 Path out = o.path("out");
-                RmatGenerator g = new RmatGenerator(o.integer("scale", 1, 31), o.integer("edge-factor", 16, 1, 1 << 20),
+                RmatGenerator g = new RmatGenerator(o.integer("scale", 1, 30), o.integer("edge-factor", 16, 1, 1 << 20),
                         o.number("seed", 1));
                 g.write(out, o.integer("chunk", 1 << 20, 1, 1 << 28), o.integer("threads", threads, 1, 1024),
                         o.number("memory", 256L << 20));

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * has something to learn. Each row is a pure function of {@code (seed, u)}.
  *
  * @param users      rows
- * @param items      columns, 1 .. 2^31
+ * @param items      columns, 1 .. 2^31 - 1
  * @param avgRatings average draws per user, at least 1
  * @param seed       selects the matrix
  */

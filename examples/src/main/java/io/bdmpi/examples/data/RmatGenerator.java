@@ -33,7 +33,7 @@ import static java.nio.file.StandardOpenOption.WRITE;
  * files by source-vertex range; pass 2 sorts one bucket at a time in memory and writes its rows.
  * The number of buckets follows from the memory budget (8 bytes per edge).
  *
- * @param scale      log2 of the vertex count, 1 .. 31
+ * @param scale      log2 of the vertex count, 1 .. 30 (vertex ids are non-negative ints)
  * @param edgeFactor edges generated per vertex, before duplicates are dropped
  * @param seed       selects the graph
  */
@@ -47,8 +47,8 @@ public record RmatGenerator(int scale, int edgeFactor, long seed) {
 
     /** Checks the parameters. */
     public RmatGenerator {
-        if (scale < 1 || scale > 31 || edgeFactor < 1) {
-            throw new IllegalArgumentException("scale must be 1..31 and edge factor >= 1, got " + scale + ", " + edgeFactor);
+        if (scale < 1 || scale > 30 || edgeFactor < 1) {
+            throw new IllegalArgumentException("scale must be 1..30 and edge factor >= 1, got " + scale + ", " + edgeFactor);
         }
     }
 
@@ -72,6 +72,9 @@ public record RmatGenerator(int scale, int edgeFactor, long seed) {
     public void write(Path out, int chunkEdges, int threads, long memoryBytes) throws IOException {
         if (chunkEdges < 1 || threads < 1 || memoryBytes < 1024) {
             throw new IllegalArgumentException("chunk >= 1, threads >= 1 and memory >= 1024 bytes needed");
+        }
+        if (Files.exists(out)) {
+            throw new IOException(out + " exists already; remove it first");
         }
         long n = vertices();
         int buckets = (int) Math.min(n, Math.max(1, (edges() * Long.BYTES + memoryBytes - 1) / memoryBytes));

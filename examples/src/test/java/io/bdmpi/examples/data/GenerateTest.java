@@ -44,7 +44,7 @@ class GenerateTest {
         expect("unknown generator 'graph'", new String[]{"graph", "--out", out});
         expect("--out is required", new String[]{"rmat", "--scale", "5"});
         expect("--scale is required", new String[]{"rmat", "--out", out});
-        expect("--scale must be between 1 and 31", new String[]{"rmat", "--out", out, "--scale", "40"});
+        expect("--scale must be between 1 and 30", new String[]{"rmat", "--out", out, "--scale", "40"});
         expect("unknown option --edges", new String[]{"rmat", "--out", out, "--edges", "5"});
         expect("--docs must be a whole number", new String[]{"docs", "--out", out, "--docs", "many", "--terms", "5"});
         expect("--users needs a value", new String[]{"ratings", "--out", out, "--items", "5", "--users"});
