@@ -1,0 +1,23 @@
+package io.bdmpi.examples.data;
+
+import io.bdmpi.examples.store.Storage;
+
+/**
+ * Consecutive rows {@code [firstRow, firstRow + rows)} of a sparse matrix in compressed sparse row
+ * form, held in {@link Storage} arrays: the non-zeros of local row {@code i} are
+ * {@code rowPtr[i] .. rowPtr[i+1]-1} of {@code cols} (and {@code values}, null for a pattern).
+ * The arrays may be longer than needed (a reused chunk buffer); only these entries count.
+ *
+ * @param firstRow global index of local row 0
+ * @param rows     number of rows
+ * @param rowPtr   {@code rows + 1} offsets into cols and values, from 0
+ * @param cols     column indices
+ * @param values   values, or null when the matrix has none
+ */
+public record CsrBlock(long firstRow, int rows, Storage.Ints rowPtr, Storage.Ints cols, Storage.Floats values) {
+
+    /** Non-zeros in this block. */
+    public int nnz() {
+        return rowPtr.get(rows);
+    }
+}

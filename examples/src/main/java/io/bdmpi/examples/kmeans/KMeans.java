@@ -1,0 +1,138 @@
+package io.bdmpi.examples.kmeans;
+
+import io.bdmpi.examples.BadInput;
+import io.bdmpi.examples.IterationTimer;
+import io.bdmpi.examples.Options;
+import io.bdmpi.examples.data.CsrBlock;
+import io.bdmpi.examples.data.CsrFile;
+import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.store.Storage;
+import io.bdmpi.examples.store.Styles;
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * Spherical K-means on the rows of a sparse matrix (a {@link CsrFile} with values, e.g. a
+ * document-term matrix) as an MPI program. Rows are split in blocks balanced by non-zeros; a rank
+ * chosen by the seed picks k of its rows as the initial centroids; each iteration broadcasts the
+ * centroids, assigns every row, and reduces the new centroid sums to rank 0; it stops when no row
+ * moved or after {@code --iterations}.
+ *
+ * <pre>bdmpiexec -ns 8 -nr 2 -cp examples.jar io.bdmpi.examples.kmeans.KMeans
+ *     --matrix M --out ASSIGNMENT --k 10 [--iterations 20] [--seed 1] [--style heap]</pre>
+ *
+ * {@code ASSIGNMENT} receives each row's cluster as int32 (see {@link VectorFile}); it is the same
+ * as {@link KMeansSerial}'s with {@code --init-parts} equal to the number of ranks (which only
+ * decides the initial rows). Rank 0 prints a summary line; bad input aborts with code 2.
+ */
+public final class KMeans {
+
+
+    private KMeans() {
+    }
+
+    /** Runs the program with the options of the class comment. */
+    public static void main(String[] args) throws MPIException {
+        args = MPI.Init(args);
+        Comm comm = MPI.COMM_WORLD;
+        try {
+            Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "style"));
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+                run(comm, o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
+                        o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
+                        st);
+            }
+        } catch (IllegalArgumentException | IOException e) {
+            BadInput.abort("KMeans", comm, e);
+        }
+        MPI.Finalize();
+    }
+
+    private static void run(Comm comm, Path matrix, Path out, int k, int maxIterations, long seed, Storage st)
+            throws MPIException, IOException {
+        int rank = comm.getRank();
+        int p = comm.getSize();
+        IterationTimer timer = new IterationTimer();
+        try (CsrFile m = CsrFile.open(matrix)) {
+            int cols = KMeansSerial.checkShape(matrix, m, k);
+            int size = k * cols;
+            long[] bounds = m.partitionByNonZeros(p);
+            long lo = bounds[rank];
+            CsrBlock block = m.read(lo, bounds[rank + 1], st);
+            int local = block.rows();
+
+            Storage.Doubles centroids = st.doubles("centroids", size);
+            Storage.Longs sums = st.longs("sums", size);
+            Storage.Ints assignment = st.ints("assignment", local);
+            for (int i = 0; i < local; i++) {
+                assignment.set(i, -1);
+            }
+            double[] centroidMessage = new double[size];
+            long[] sumMessage = new long[size];
+            int holder = KMeansCore.pickingPart(seed, p);
+            if (rank == holder) {
+                int[] rows = KMeansCore.initialRows(seed, local, k);
+                for (int j = 0; j < k; j++) {
+                    KMeansCore.setCentroid(block, rows[j], j, centroids, cols);
+                }
+                copy(centroids, centroidMessage);
+            }
+            timer.start();
+            int iteration = 0;
+            long[] totals = new long[2];
+            while (true) {
+                int root = holder;
+                st.blocking(() -> comm.bcast(centroidMessage, size, MPI.DOUBLE, root));
+                for (int c = 0; c < size; c++) {
+                    centroids.set(c, centroidMessage[c]);
+                    sums.set(c, 0);
+                }
+                KMeansCore.Tally tally = new KMeansCore.Tally();
+                KMeansCore.assign(block, assignment, 0, centroids, k, cols, sums, tally);
+                iteration++;
+                totals[0] = tally.moved();
+                totals[1] = tally.similarity();
+                st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+                if (totals[0] == 0 || iteration == maxIterations) {
+                    break;
+                }
+                for (int c = 0; c < size; c++) {
+                    sumMessage[c] = sums.get(c);
+                }
+                st.blocking(() -> comm.reduce(sumMessage, size, MPI.LONG, MPI.SUM, 0));
+                holder = 0;
+                if (rank == 0) {
+                    for (int c = 0; c < size; c++) {
+                        sums.set(c, sumMessage[c]);
+                    }
+                    KMeansCore.recenter(sums, centroids, k, cols);
+                    copy(centroids, centroidMessage);
+                }
+            }
+            String timing = timer.line("KMeans", iteration);
+            if (rank == 0) {
+                Files.deleteIfExists(out);
+                Files.createFile(out);
+            }
+            st.blocking(comm::barrier);
+            VectorFile.writeInts(out, lo, assignment, local);
+            st.blocking(comm::barrier);
+            if (rank == 0) {
+                System.out.println(KMeansSerial.summary(m.rows(), k, iteration, totals[0], totals[1]));
+                System.out.println(timing);
+            }
+        }
+    }
+
+    private static void copy(Storage.Doubles from, double[] to) {
+        for (int i = 0; i < to.length; i++) {
+            to[i] = from.get(i);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.bdmpi.examples.pagerank;
+
+import io.bdmpi.examples.BadInput;
+import io.bdmpi.examples.IterationTimer;
+import io.bdmpi.examples.Options;
+import io.bdmpi.examples.data.CsrBlock;
+import io.bdmpi.examples.data.CsrFile;
+import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.store.Storage;
+import io.bdmpi.examples.store.Styles;
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * PageRank as an MPI program: 1-D row-wise decomposition of the adjacency matrix (a
+ * {@link CsrFile} graph) balanced by non-zeros, push algorithm, contributions exchanged with
+ * {@code allToAllv}, convergence checked with {@code allReduce}.
+ *
+ * <pre>bdmpiexec -ns 8 -nr 2 -cp examples.jar io.bdmpi.examples.pagerank.PageRank
+ *     --graph G --out RANKS [--iterations 100] [--tolerance 1e-9] [--style heap]</pre>
+ *
+ * Each rank reads its rows once and, at set-up, the distinct destinations of its edges, grouped by
+ * owning rank; every iteration it sends one fixed-point partial sum per distinct destination. It
+ * stops when the L1 change of the rank vector is below the tolerance or after the given number of
+ * iterations. {@code RANKS} receives the rank vector (see {@link VectorFile}), bit-identical to
+ * {@link PageRankSerial}'s for the same graph whatever the number of ranks (see
+ * {@link PageRankCore}). Rank 0 prints one summary line; bad input aborts the job with code 2.
+ */
+public final class PageRank {
+
+
+    private PageRank() {
+    }
+
+    /** Runs the program with the options of the class comment. */
+    public static void main(String[] args) throws MPIException {
+        args = MPI.Init(args);
+        Comm comm = MPI.COMM_WORLD;
+        try {
+            Options o = Options.parse(args, 0, Set.of("graph", "out", "iterations", "tolerance", "style"));
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+                run(comm, o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
+                        o.real("tolerance", 1e-9), st);
+            }
+        } catch (IllegalArgumentException | IOException e) {
+            BadInput.abort("PageRank", comm, e);
+        }
+        MPI.Finalize();
+    }
+
+    private static void run(Comm comm, Path graph, Path out, int maxIterations, double tolerance, Storage st)
+            throws MPIException, IOException {
+        int rank = comm.getRank();
+        int p = comm.getSize();
+        IterationTimer timer = new IterationTimer();
+        try (CsrFile g = CsrFile.open(graph)) {
+            if (g.rows() != g.cols()) {
+                throw new IllegalArgumentException(graph + " is " + g.rows() + " x " + g.cols() + ", not a graph's square matrix");
+            }
+            long n = g.rows();
+            long[] bounds = g.partitionByNonZeros(p);
+            long lo = bounds[rank];
+            int local = (int) (bounds[rank + 1] - lo);
+            CsrBlock block = g.read(lo, bounds[rank + 1], st);
+
+            // set-up: distinct destinations grouped by owner, and who sends what to whom
+            int[] dst = distinctColumns(block);
+            Storage.Ints targets = st.ints("targets", block.nnz());
+            for (int k = 0; k < block.nnz(); k++) {
+                targets.set(k, Arrays.binarySearch(dst, block.cols().get(k)));
+            }
+            int[] sendCounts = new int[p];
+            for (int owner = 0; owner < p; owner++) {
+                sendCounts[owner] = lowerBound(dst, bounds[owner + 1]) - lowerBound(dst, bounds[owner]);
+            }
+            int[] recvCounts = new int[p];
+            st.blocking(() -> comm.allToAll(sendCounts, 1, MPI.INT, recvCounts, 1, MPI.INT));
+            int[] sendDispls = prefixSums(sendCounts);
+            int[] recvDispls = prefixSums(recvCounts);
+            int incoming = recvDispls[p - 1] + recvCounts[p - 1];
+            int[] recvVertex = new int[incoming];
+            st.blocking(() -> comm.allToAllv(dst, sendCounts, sendDispls, MPI.INT, recvVertex, recvCounts, recvDispls, MPI.INT));
+            Storage.Ints into = st.ints("into", incoming);
+            for (int k = 0; k < incoming; k++) {
+                into.set(k, (int) (recvVertex[k] - lo));
+            }
+
+            Storage.Doubles pr = st.doubles("pr", local);
+            for (int i = 0; i < local; i++) {
+                pr.set(i, PageRankCore.initialRank(n));
+            }
+            Storage.Longs acc = st.longs("acc", dst.length);
+            Storage.Longs in = st.longs("in", local);
+            long[] send = new long[dst.length];
+            long[] recv = new long[incoming];
+            long[] totals = {0, PageRankCore.dangling(block, pr, 0)};
+            st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+            timer.start();
+            int iteration = 0;
+            boolean converged = false;
+            while (iteration < maxIterations && !converged) {
+                iteration++;
+                for (int t = 0; t < dst.length; t++) {
+                    acc.set(t, 0);
+                }
+                PageRankCore.push(block, targets, pr, 0, acc);
+                for (int t = 0; t < dst.length; t++) {
+                    send[t] = acc.get(t);
+                }
+                st.blocking(() -> comm.allToAllv(send, sendCounts, sendDispls, MPI.LONG, recv, recvCounts, recvDispls, MPI.LONG));
+                for (int i = 0; i < local; i++) {
+                    in.set(i, 0);
+                }
+                for (int k = 0; k < incoming; k++) {
+                    int v = into.get(k);
+                    in.set(v, in.get(v) + recv[k]);
+                }
+                long change = 0;
+                for (int i = 0; i < local; i++) {
+                    double next = PageRankCore.rank(in.get(i), totals[1], n);
+                    change += PageRankCore.change(next, pr.get(i));
+                    pr.set(i, next);
+                }
+                totals[0] = change;
+                totals[1] = PageRankCore.dangling(block, pr, 0);
+                st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+                converged = PageRankCore.converged(totals[0], tolerance);
+            }
+            String timing = timer.line("PageRank", iteration);
+
+            if (rank == 0) {
+                Files.deleteIfExists(out);
+                Files.createFile(out);
+            }
+            st.blocking(comm::barrier);
+            VectorFile.writeDoubles(out, lo, pr, local);
+            st.blocking(comm::barrier);
+            if (rank == 0) {
+                System.out.println(PageRankSerial.summary(n, g.nnz(), iteration, totals[0]));
+                System.out.println(timing);
+            }
+        }
+    }
+
+    /** The sorted distinct column indices of {@code block}. */
+    private static int[] distinctColumns(CsrBlock block) {
+        int[] cols = new int[block.nnz()];
+        for (int k = 0; k < cols.length; k++) {
+            cols[k] = block.cols().get(k);
+        }
+        Arrays.sort(cols);
+        int m = 0;
+        for (int k = 0; k < cols.length; k++) {
+            if (m == 0 || cols[k] != cols[m - 1]) {
+                cols[m++] = cols[k];
+            }
+        }
+        return Arrays.copyOf(cols, m);
+    }
+
+    /** The first index of sorted {@code a} whose value is >= {@code key}. */
+    private static int lowerBound(int[] a, long key) {
+        int lo = 0;
+        int hi = a.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private static int[] prefixSums(int[] counts) {
+        int[] displs = new int[counts.length];
+        for (int i = 1; i < counts.length; i++) {
+            displs[i] = displs[i - 1] + counts[i - 1];
+        }
+        return displs;
+    }
+}

@@ -1,0 +1,87 @@
+package io.bdmpi.examples.pagerank;
+
+import io.bdmpi.examples.data.CsrBlock;
+import io.bdmpi.examples.store.Storage;
+
+/**
+ * The PageRank arithmetic shared by the MPI program and the serial baseline (push form, damping
+ * {@value #DAMPING}, the mass of dangling vertices spread evenly).
+ *
+ * <p>Sums are exact: every contribution is rounded once to a fixed-point {@code long} with
+ * {@value #FRACTION_BITS} fraction bits and added as an integer, so a sum does not depend on the
+ * order of its terms. That makes the result bit-identical for any number of ranks and any chunking
+ * of the serial run. A rank's total is at most 1, so sums cannot overflow; the rounding costs at
+ * most 2^-61 per term, far below PageRank's own precision.
+ */
+public final class PageRankCore {
+
+    /** Probability of following a link. */
+    public static final double DAMPING = 0.85;
+    static final int FRACTION_BITS = 60;
+    private static final double ONE = 0x1.0p60;
+
+    private PageRankCore() {
+    }
+
+    /** {@code x} in fixed point. */
+    public static long toFixed(double x) {
+        return Math.round(x * ONE);
+    }
+
+    /** Fixed point {@code f} as a double. */
+    public static double fromFixed(long f) {
+        return f / ONE;
+    }
+
+    /**
+     * Pushes the rank of every row of {@code block} along its edges: for the k-th non-zero of row
+     * i, {@code acc[targets[k]] += fixed(pr[prOffset + i] / degree(i))}.
+     */
+    public static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, int prOffset, Storage.Longs acc) {
+        Storage.Ints rowPtr = block.rowPtr();
+        for (int i = 0; i < block.rows(); i++) {
+            int start = rowPtr.get(i);
+            int end = rowPtr.get(i + 1);
+            if (start == end) {
+                continue;
+            }
+            long share = toFixed(pr.get(prOffset + i) / (end - start));
+            for (int k = start; k < end; k++) {
+                int t = targets.get(k);
+                acc.set(t, acc.get(t) + share);
+            }
+        }
+    }
+
+    /** The fixed-point rank of the block's dangling rows (no out-edges), whose mass is spread evenly. */
+    public static long dangling(CsrBlock block, Storage.Doubles pr, int prOffset) {
+        Storage.Ints rowPtr = block.rowPtr();
+        long sum = 0;
+        for (int i = 0; i < block.rows(); i++) {
+            if (rowPtr.get(i) == rowPtr.get(i + 1)) {
+                sum += toFixed(pr.get(prOffset + i));
+            }
+        }
+        return sum;
+    }
+
+    /** The new rank of a vertex with fixed-point incoming sum {@code in}, in a graph of {@code n} vertices. */
+    public static double rank(long in, long danglingTotal, long n) {
+        return (1 - DAMPING) / n + DAMPING * (fromFixed(in) + fromFixed(danglingTotal) / n);
+    }
+
+    /** The first rank of every vertex. */
+    public static double initialRank(long n) {
+        return 1.0 / n;
+    }
+
+    /** {@code |a - b|} in fixed point, for an exact L1 norm of the change. */
+    public static long change(double a, double b) {
+        return toFixed(Math.abs(a - b));
+    }
+
+    /** Whether the L1 change {@code changeTotal} (fixed point) is below {@code tolerance}. */
+    public static boolean converged(long changeTotal, double tolerance) {
+        return fromFixed(changeTotal) < tolerance;
+    }
+}

@@ -1,0 +1,157 @@
+package io.bdmpi.examples.sgd;
+
+import io.bdmpi.examples.BadInput;
+import io.bdmpi.examples.IterationTimer;
+import io.bdmpi.examples.Options;
+import io.bdmpi.examples.data.CsrBlock;
+import io.bdmpi.examples.data.CsrFile;
+import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.store.Storage;
+import io.bdmpi.examples.store.Styles;
+import mpi.Comm;
+import mpi.MPI;
+import mpi.MPIException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+
+/**
+ * Matrix factorization by SGD as an MPI program on p = q * q ranks: rank {@code b * q + c} holds
+ * block (b, c) of the q x q grid of the rating matrix (see {@link SgdCore}). In each iteration the
+ * rank works once, at step {@code (c - b) mod q}: it receives the user factors of range b from rank
+ * (b, c-1) and the item factors of range c from rank (b+1, c), sweeps its block, and sends them on
+ * to (b, c+1) and (b-1, c), the ranks of the next step. The diagonal ranks (b, b) start each
+ * iteration, and hold the factors in the end.
+ *
+ * <pre>bdmpiexec -ns 9 -nr 3 -cp examples.jar io.bdmpi.examples.sgd.Sgd
+ *     --ratings R --out PREFIX [--factors 10] [--iterations 10] [--rate 0.01] [--reg 0.05] [--seed 1] [--style heap]</pre>
+ *
+ * After the training iterations one more pass, without updates, measures the RMSE of the result.
+ * {@code PREFIX.users} and {@code PREFIX.items} receive the factors (float64, row major, see
+ * {@link VectorFile}). Rank 0 prints the training RMSE of each iteration and a summary line; both
+ * are bit-identical to {@link SgdSerial}'s with {@code --grid q}. Bad input aborts with code 2.
+ */
+public final class Sgd {
+
+    private static final int TAG_USERS = 1;
+    private static final int TAG_ITEMS = 2;
+
+    private Sgd() {
+    }
+
+    /** Runs the program with the options of the class comment. */
+    public static void main(String[] args) throws MPIException {
+        args = MPI.Init(args);
+        Comm comm = MPI.COMM_WORLD;
+        try {
+            Options o = Options.parse(args, 0, Set.of("ratings", "out", "factors", "iterations", "rate", "reg", "seed", "style"));
+            SgdSerial.Settings s = SgdSerial.Settings.of(o);
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+                run(comm, o.path("ratings"), o.string("out"), s, st);
+            }
+        } catch (IllegalArgumentException | IOException e) {
+            BadInput.abort("Sgd", comm, e);
+        }
+        MPI.Finalize();
+    }
+
+    private static void run(Comm comm, Path ratings, String out, SgdSerial.Settings s, Storage st)
+            throws MPIException, IOException {
+        int rank = comm.getRank();
+        int p = comm.getSize();
+        int q = (int) Math.round(Math.sqrt(p));
+        if (q * q != p) {
+            throw new IllegalArgumentException("SGD needs a square number of ranks (4, 9, 16, ...), not " + p);
+        }
+        int b = rank / q;
+        int c = rank % q;
+        IterationTimer timer = new IterationTimer();
+        try (CsrFile file = CsrFile.open(ratings)) {
+            SgdSerial.checkShape(ratings, file);
+            SgdCore.Grid grid = SgdCore.Grid.of(file, q);
+            CsrBlock block = file.read(grid.users()[b], grid.users()[b + 1],
+                    (int) grid.items()[c], (int) grid.items()[c + 1], st);
+            int f = s.factors();
+            Storage.Doubles users = st.doubles("users", grid.userCount(b) * f);
+            Storage.Doubles items = st.doubles("items", grid.itemCount(c) * f);
+            double[] userMessage = new double[users.length()];
+            double[] itemMessage = new double[items.length()];
+            int userFrom = b * q + Math.floorMod(c - 1, q);
+            int itemFrom = Math.floorMod(b + 1, q) * q + c;
+            int userTo = b * q + Math.floorMod(c + 1, q);
+            int itemTo = Math.floorMod(b - 1, q) * q + c;
+            if (b == c) {
+                SgdCore.initUsers(users, grid.users()[b], grid.userCount(b), f, s.seed());
+                SgdCore.initItems(items, grid.items()[c], grid.itemCount(c), f, s.seed());
+            }
+            double[] blockSse = new double[p];
+            double rmse = 0;
+            timer.start();
+            for (int iteration = 0; iteration <= s.iterations(); iteration++) {
+                boolean training = iteration < s.iterations();
+                if (iteration > 0 || b != c) {
+                    receive(comm, st, users, userMessage, userFrom, TAG_USERS);
+                    receive(comm, st, items, itemMessage, itemFrom, TAG_ITEMS);
+                }
+                java.util.Arrays.fill(blockSse, 0);
+                blockSse[rank] = SgdCore.sweep(block, users, grid.users()[b], items, grid.items()[c], f,
+                        s.rate(), s.reg(), training, 0);
+                send(comm, users, userMessage, userTo, TAG_USERS);
+                send(comm, items, itemMessage, itemTo, TAG_ITEMS);
+                st.blocking(() -> comm.allReduce(blockSse, p, MPI.DOUBLE, MPI.SUM));
+                rmse = SgdCore.rmse(blockSse, file.nnz());
+                if (rank == 0 && training) {
+                    System.out.println(SgdSerial.progress(iteration + 1, rmse));
+                }
+            }
+            String timing = timer.line("Sgd", s.iterations() + 1);
+            if (b == c) {
+                receive(comm, st, users, userMessage, userFrom, TAG_USERS);
+                receive(comm, st, items, itemMessage, itemFrom, TAG_ITEMS);
+            }
+            Path userFile = Path.of(out + ".users");
+            Path itemFile = Path.of(out + ".items");
+            if (rank == 0) {
+                Files.deleteIfExists(userFile);
+                Files.deleteIfExists(itemFile);
+                Files.createFile(userFile);
+                Files.createFile(itemFile);
+            }
+            st.blocking(comm::barrier);
+            if (b == c) {
+                VectorFile.writeDoubles(userFile, grid.users()[b] * f, users, users.length());
+                VectorFile.writeDoubles(itemFile, grid.items()[c] * f, items, items.length());
+            }
+            st.blocking(comm::barrier);
+            if (rank == 0) {
+                System.out.println(SgdSerial.summary(file, s, q, rmse));
+                System.out.println(timing);
+            }
+        }
+    }
+
+    /** Takes over the factors from rank {@code from} (nothing to do when that is this rank). */
+    private static void receive(Comm comm, Storage st, Storage.Doubles into, double[] message, int from, int tag)
+            throws MPIException {
+        if (from == comm.getRank()) {
+            return;
+        }
+        st.blocking(() -> comm.recv(message, message.length, MPI.DOUBLE, from, tag));
+        for (int i = 0; i < message.length; i++) {
+            into.set(i, message[i]);
+        }
+    }
+
+    /** Hands the factors on to rank {@code to} (keeps them when that is this rank). */
+    private static void send(Comm comm, Storage.Doubles from, double[] message, int to, int tag) throws MPIException {
+        if (to == comm.getRank()) {
+            return;
+        }
+        for (int i = 0; i < message.length; i++) {
+            message[i] = from.get(i);
+        }
+        comm.send(message, message.length, MPI.DOUBLE, to, tag);
+    }
+}

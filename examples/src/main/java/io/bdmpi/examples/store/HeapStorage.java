@@ -1,0 +1,99 @@
+package io.bdmpi.examples.store;
+
+/** The plain style: every array is an ordinary Java array on the heap. */
+public final class HeapStorage implements Storage {
+
+    /** The one instance: heap arrays need no per-program state. */
+    public static final HeapStorage INSTANCE = new HeapStorage();
+
+    private HeapStorage() {
+    }
+
+    @Override
+    public Ints ints(String name, int length) {
+        return new HeapInts(new int[length]);
+    }
+
+    @Override
+    public Longs longs(String name, int length) {
+        return new HeapLongs(new long[length]);
+    }
+
+    @Override
+    public Floats floats(String name, int length) {
+        return new HeapFloats(new float[length]);
+    }
+
+    @Override
+    public Doubles doubles(String name, int length) {
+        return new HeapDoubles(new double[length]);
+    }
+
+    private record HeapInts(int[] a) implements Ints {
+        @Override
+        public int get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, int value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+    }
+
+    private record HeapLongs(long[] a) implements Longs {
+        @Override
+        public long get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, long value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+    }
+
+    private record HeapFloats(float[] a) implements Floats {
+        @Override
+        public float get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, float value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+    }
+
+    private record HeapDoubles(double[] a) implements Doubles {
+        @Override
+        public double get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, double value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+    }
+}

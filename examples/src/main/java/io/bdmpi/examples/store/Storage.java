@@ -1,0 +1,108 @@
+package io.bdmpi.examples.store;
+
+import mpi.MPIException;
+
+import java.io.IOException;
+
+/**
+ * Where an application keeps its large data: the arrays its algorithm core reads and writes. The
+ * core sees only these small interfaces, so the paper's three styles are three implementations:
+ * plain heap arrays ({@link HeapStorage}), off-heap mapped arrays prefetched at resume, and
+ * arrays saved to disk before a blocking call and loaded after it.
+ *
+ * <p>A program opens one storage per run ({@link Styles#open}) and closes it at the end.
+ * An MPI program calls {@link #beforeBlocking()} just before each blocking MPI call that may
+ * park it, and {@link #afterBlocking()} just after it returns; between the two its arrays must
+ * not be touched. The heap style does nothing there.
+ */
+public interface Storage extends AutoCloseable {
+
+    /** A new array of {@code length} ints, all 0; {@code name} identifies it (e.g. for a file name). */
+    Ints ints(String name, int length);
+
+    /** A new array of {@code length} longs, all 0. */
+    Longs longs(String name, int length);
+
+    /** A new array of {@code length} floats, all 0. */
+    Floats floats(String name, int length);
+
+    /** A new array of {@code length} doubles, all 0. */
+    Doubles doubles(String name, int length);
+
+    /** The program is about to block in MPI: its arrays may leave memory until {@link #afterBlocking()}. */
+    default void beforeBlocking() {
+    }
+
+    /** The program runs again: its arrays are needed. */
+    default void afterBlocking() {
+    }
+
+    /** Releases everything the arrays hold (memory, files); the arrays must not be used afterwards. */
+    @Override
+    default void close() throws IOException {
+    }
+
+    /** Runs a blocking MPI call between {@link #beforeBlocking()} and {@link #afterBlocking()}. */
+    default void blocking(BlockingCall call) throws MPIException {
+        beforeBlocking();
+        try {
+            call.run();
+        } finally {
+            afterBlocking();
+        }
+    }
+
+    /** An MPI call that may park the rank. */
+    @FunctionalInterface
+    interface BlockingCall {
+        void run() throws MPIException;
+    }
+
+    /** Fixed-length int array. */
+    interface Ints {
+        /** Element {@code i}. */
+        int get(int i);
+
+        /** Sets element {@code i}. */
+        void set(int i, int value);
+
+        /** Number of elements. */
+        int length();
+    }
+
+    /** Fixed-length long array. */
+    interface Longs {
+        /** Element {@code i}. */
+        long get(int i);
+
+        /** Sets element {@code i}. */
+        void set(int i, long value);
+
+        /** Number of elements. */
+        int length();
+    }
+
+    /** Fixed-length float array. */
+    interface Floats {
+        /** Element {@code i}. */
+        float get(int i);
+
+        /** Sets element {@code i}. */
+        void set(int i, float value);
+
+        /** Number of elements. */
+        int length();
+    }
+
+    /** Fixed-length double array. */
+    interface Doubles {
+        /** Element {@code i}. */
+        double get(int i);
+
+        /** Sets element {@code i}. */
+        void set(int i, double value);
+
+        /** Number of elements. */
+        int length();
+    }
+}
