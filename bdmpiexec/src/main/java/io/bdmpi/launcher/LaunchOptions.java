@@ -88,6 +88,12 @@ public final class LaunchOptions {
             description = "Which runnable slave resumes next: most resident first, or first come first.")
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
 
+    @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
+                    + "Needs root and the cgroup memory controller (default: no limit).")
+    long memoryLimit = DEFAULTS.memoryLimitBytes();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -189,7 +195,8 @@ public final class LaunchOptions {
                 .programArgs(program.subList(1, program.size()))
                 .tagOutput(tagOutput)
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
-                .resumePolicy(policyKind);
+                .resumePolicy(policyKind)
+                .memoryLimitBytes(memoryLimit);
         return ctx.conclude();
     }
 

@@ -37,6 +37,7 @@ public final class MasterContext {
     private boolean tagOutput;
     private List<String> slaveJvmOptions = List.of();
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
+    private long memoryLimitBytes;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -88,6 +89,13 @@ public final class MasterContext {
     public ResumePolicyKind resumePolicy() { return resumePolicy; }
     public MasterContext resumePolicy(ResumePolicyKind v) { resumePolicy = v; return this; }
 
+    /**
+     * Memory limit of the node's master and slaves together, page cache included, enforced by a
+     * memory cgroup of the job (see {@link MemoryCgroup}): --memory-limit. Default 0: no limit.
+     */
+    public long memoryLimitBytes() { return memoryLimitBytes; }
+    public MasterContext memoryLimitBytes(long v) { memoryLimitBytes = v; return this; }
+
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
@@ -119,6 +127,16 @@ public final class MasterContext {
         }
         if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
             errors.add("-wd=" + workDirParent + " is not a writable directory");
+        }
+        if (memoryLimitBytes != 0) {
+            if (memoryLimitBytes < MemoryCgroup.MIN_LIMIT_BYTES) {
+                errors.add("--memory-limit=" + memoryLimitBytes + " must be at least " + MemoryCgroup.MIN_LIMIT_BYTES + " (64m)");
+            } else {
+                String why = MemoryCgroup.unavailableReason();
+                if (why != null) {
+                    errors.add("--memory-limit: " + why);
+                }
+            }
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));

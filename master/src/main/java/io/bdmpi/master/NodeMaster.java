@@ -78,6 +78,7 @@ public final class NodeMaster {
             }
         }, "bdmpi-shutdown");
         WorkDirectory workDir = null;
+        MemoryCgroup cgroup = null;
         SlaveIo io = null;
         ResidencySampler sampler = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
@@ -85,7 +86,15 @@ public final class NodeMaster {
         JobStats stats = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
-            workDir = WorkDirectory.create(context.workDirParent()).guardAgainstMasterDeath();
+            if (context.memoryLimitBytes() > 0) {
+                cgroup = MemoryCgroup.create(context.memoryLimitBytes());
+            }
+            // The janitor starts outside the cgroup, so that it can remove it should the master die.
+            workDir = WorkDirectory.create(context.workDirParent())
+                    .guardAgainstMasterDeath(cgroup == null ? "" : cgroup.janitorScript());
+            if (cgroup != null) {
+                cgroup.join();
+            }
             io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
             SlaveSession[] sessions = spawn(workDir, processes);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
@@ -112,7 +121,13 @@ public final class NodeMaster {
             io.start();
             for (int rank = 0; rank < processes.size(); rank++) {
                 int r = rank;
-                processes.get(rank).onExit().thenAccept(p -> ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue())));
+                MemoryCgroup limit = cgroup;
+                processes.get(rank).onExit().thenAccept(p -> {
+                    if (limit != null) {
+                        reportOomKill(limit, r, p, event -> ring.publishEvent(PUBLISH, event));
+                    }
+                    ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue()));
+                });
             }
             JobOutcome result = outcome.get();
             killAll(processes);
@@ -130,6 +145,7 @@ public final class NodeMaster {
             closeQuietly(io);
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
+            closeQuietly(cgroup);
             writeStats(stats);
             closeQuietly(workDir);
             cleanedUp.countDown();
@@ -154,6 +170,17 @@ public final class NodeMaster {
             sessions[rank] = new SlaveSession(rank, p.pid(), System.nanoTime());
         }
         return sessions;
+    }
+
+    /**
+     * A slave killed by SIGKILL while the job's cgroup counts OOM kills was killed by the kernel for
+     * the memory limit: say so before the exit itself is reported (the first reason wins).
+     */
+    private static void reportOomKill(MemoryCgroup cgroup, int rank, Process p, Consumer<MasterEvent> publish) {
+        if (p.exitValue() == 128 + 9 && cgroup.oomKills() > 0) {
+            publish.accept(new MasterEvent.StopRequested("rank " + rank + " (pid " + p.pid() + ") was killed by the "
+                    + "kernel's OOM killer: the job exceeded its --memory-limit of " + (cgroup.limitBytes() >> 20) + " MiB", 1));
+        }
     }
 
     private static JobStats requestStats(RingBuffer<EventSlot> ring) {
