@@ -1,6 +1,7 @@
 package io.bdmpi.master;
 
 import io.bdmpi.slave.SlaveEnvironment;
+import io.bdmpi.ooc.Libc;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
 
@@ -38,6 +39,7 @@ final class SlaveLauncher {
         }
         entries.add(codeSource(SlaveMain.class));
         entries.add(codeSource(SpillDirectory.class));
+        Libc.classPathEntries().forEach(p -> entries.add(p.toString()));
         this.classPath = String.join(File.pathSeparator, entries);
     }
 

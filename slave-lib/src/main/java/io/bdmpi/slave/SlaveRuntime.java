@@ -1,5 +1,6 @@
 package io.bdmpi.slave;
 
+import io.bdmpi.ooc.ArrayStore;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
@@ -43,6 +44,9 @@ public final class SlaveRuntime implements AutoCloseable {
     private ByteBuffer packing = ByteBuffer.allocateDirect(0);
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
+    /** This rank's off-heap arrays and their park/resume handling; made on first use. */
+    private ArrayStore arrays;
+    private ParkWatch parkWatch;
 
     private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) {
         this.env = env;
@@ -73,6 +77,18 @@ public final class SlaveRuntime implements AutoCloseable {
     /** The spill directory this slave writes its large messages to. */
     public SpillDirectory spill() {
         return spill;
+    }
+
+    /**
+     * This rank's store of off-heap and saved arrays (in the job's work directory), made on first
+     * use. Its arrays are released while this rank is parked and prefetched when it resumes.
+     */
+    public synchronized ArrayStore arrays() throws IOException {
+        if (arrays == null) {
+            arrays = ArrayStore.open(ArrayStore.rankDirectory(env.spillDir(), env.worldRank()));
+            parkWatch = new ParkWatch(arrays, env.worldRank());
+        }
+        return arrays;
     }
 
     /** Name of the MPI call in progress or last made, for error reports. */
@@ -201,6 +217,10 @@ public final class SlaveRuntime implements AutoCloseable {
             call(new SlaveRequest.Finalize(peakRssBytes), MasterReply.Go.class);
         } finally {
             channel.close();
+            if (arrays != null) {
+                parkWatch.close();
+                arrays.close();
+            }
         }
     }
 
@@ -362,7 +382,13 @@ public final class SlaveRuntime implements AutoCloseable {
             bigger.put(in);
             in = bigger;
         }
+        if (parkWatch != null) {
+            parkWatch.waiting();
+        }
         int n = channel.read(in);
+        if (parkWatch != null) {
+            parkWatch.resumed();
+        }
         in.flip();
         if (n < 0) {
             // The master closes a slave's socket only when it is gone or ending the job, and then

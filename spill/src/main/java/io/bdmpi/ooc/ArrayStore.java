@@ -59,6 +59,11 @@ public final class ArrayStore implements AutoCloseable {
         return dir;
     }
 
+    /** The directory of rank {@code rank}'s store, below the job's spill directory: slaves and master agree on it. */
+    public static Path rankDirectory(Path spillDir, int rank) {
+        return spillDir.resolve("arrays").resolve("r" + rank);
+    }
+
     /** Files of the off-heap arrays in a store's directory (for whoever measures their residency). */
     public static List<Path> arrayFiles(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {

@@ -3,6 +3,7 @@ package io.bdmpi.tests.memory;
 import io.bdmpi.tests.programs.Sleeper;
 import io.bdmpi.tests.programs.memory.CgroupPaths;
 import io.bdmpi.tests.programs.memory.HeapUser;
+import io.bdmpi.tests.programs.memory.OffHeapUser;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -44,6 +45,21 @@ class MemoryLimitTest {
         Expect.that(r, cgroup.startsWith(before.equals("/") ? "/bdmpi-" : before + "/bdmpi-"),
                 "the job's cgroup " + cgroup + " is not a fresh child of the test's cgroup " + before);
         Expect.that(r, !CgroupPaths.exists(cgroup), "the job's cgroup " + cgroup + " is still there");
+        for (int rank = 0; rank < 4; rank++) {
+            r.assertStdoutHasLine("rank " + rank + " ok");
+        }
+    }
+
+    /**
+     * Off-heap arrays can leave memory without swap: four ranks with 160 MiB each (640 MiB of
+     * data) run to the end under a limit of 320 MiB that also holds five JVMs, one rank at a time.
+     */
+    @Test
+    void offHeapDataSeveralTimesTheLimitCompletes() {
+        JobResult r = JobRunner.job(OffHeapUser.class).ranks(4).running(1)
+                .options("--memory-limit", "320m", "--slave-jvm-opts", "-Xmx32m").args(160, "SEQUENTIAL", 3)
+                .timeout(Duration.ofSeconds(180)).run();
+        Expect.successfulRun(r, 4, 1);
         for (int rank = 0; rank < 4; rank++) {
             r.assertStdoutHasLine("rank " + rank + " ok");
         }
