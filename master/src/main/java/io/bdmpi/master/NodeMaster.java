@@ -100,7 +100,7 @@ public final class NodeMaster {
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
-                sampler = new ResidencySampler(pids).start();
+                sampler = new ResidencySampler(pids, workDir.spill()).start();
                 policy = new MostResidentPolicy(sampler);
             }
             Path spillDir = workDir.spill();
