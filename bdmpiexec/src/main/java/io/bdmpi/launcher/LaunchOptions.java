@@ -94,6 +94,11 @@ public final class LaunchOptions {
                     + "Needs root and the cgroup memory controller (default: no limit).")
     long memoryLimit = DEFAULTS.memoryLimitBytes();
 
+    @Option(names = "--shrink-heap-on-park", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "Parked slaves run a full GC and give free heap back to the OS (for programs that drop "
+                    + "or save their heap data before blocking calls).")
+    boolean shrinkHeapOnPark = DEFAULTS.shrinkHeapOnPark();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -196,7 +201,8 @@ public final class LaunchOptions {
                 .tagOutput(tagOutput)
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
                 .resumePolicy(policyKind)
-                .memoryLimitBytes(memoryLimit);
+                .memoryLimitBytes(memoryLimit)
+                .shrinkHeapOnPark(shrinkHeapOnPark);
         return ctx.conclude();
     }
 

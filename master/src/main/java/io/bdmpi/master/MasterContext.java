@@ -38,6 +38,7 @@ public final class MasterContext {
     private List<String> slaveJvmOptions = List.of();
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private long memoryLimitBytes;
+    private boolean shrinkHeapOnPark;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -95,6 +96,15 @@ public final class MasterContext {
      */
     public long memoryLimitBytes() { return memoryLimitBytes; }
     public MasterContext memoryLimitBytes(long v) { memoryLimitBytes = v; return this; }
+
+    /**
+     * Parked slaves run a full GC and give free heap back to the OS (their JVMs get
+     * {@link io.bdmpi.slave.SlaveEnvironment#HEAP_SHRINK_JVM_OPTIONS} before the user's options):
+     * --shrink-heap-on-park. For programs that drop large heap data before blocking calls, e.g.
+     * after saving it. Default false.
+     */
+    public boolean shrinkHeapOnPark() { return shrinkHeapOnPark; }
+    public MasterContext shrinkHeapOnPark(boolean v) { shrinkHeapOnPark = v; return this; }
 
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }

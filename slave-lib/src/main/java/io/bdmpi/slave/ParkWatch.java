@@ -10,7 +10,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Releases a rank's off-heap arrays while it is parked and prefetches them when it resumes.
+ * Releases a rank's memory while it is parked: its off-heap arrays (prefetched again when it
+ * resumes) and, if asked, free Java heap (a full GC, which gives heap back to the OS when the JVM
+ * runs with {@link SlaveEnvironment#HEAP_SHRINK_JVM_OPTIONS}).
  *
  * <p>A slave cannot tell whether the master will answer a blocking call at once or park it until
  * other ranks have run: the reply is the go-signal, and nothing else is said. So a wait for a reply
@@ -26,8 +28,9 @@ final class ParkWatch implements AutoCloseable {
     /** How long a wait for the master's reply must last before the rank counts as parked. */
     static final long PARK_DELAY_MS = 5;
 
-    private final ArrayStore store;
     private final int rank;
+    private final boolean shrinkHeap;
+    private ArrayStore store;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bdmpi-park-release");
         t.setDaemon(true);
@@ -36,19 +39,34 @@ final class ParkWatch implements AutoCloseable {
     private ScheduledFuture<?> pendingRelease;
     private boolean warned;
 
-    ParkWatch(ArrayStore store, int rank) {
-        this.store = store;
+    /**
+     * @param shrinkHeap run a full GC while parked, so the JVM can give free heap back
+     */
+    ParkWatch(int rank, boolean shrinkHeap) {
         this.rank = rank;
+        this.shrinkHeap = shrinkHeap;
+    }
+
+    /** From now on, release and prefetch the arrays of this store too. */
+    void watch(ArrayStore arrays) {
+        store = arrays;
     }
 
     /** The slave is about to wait for the master's reply. */
     void waiting() {
-        if (pendingRelease == null && !store.arrays().isEmpty()) {
+        boolean arrays = store != null && !store.arrays().isEmpty();
+        if (pendingRelease == null && (arrays || shrinkHeap)) {
+            ArrayStore toRelease = arrays ? store : null;
             pendingRelease = timer.schedule(() -> {
                 try {
-                    store.release();
+                    if (toRelease != null) {
+                        toRelease.release();
+                    }
                 } catch (IOException | RuntimeException e) {
                     warn("release", e);
+                }
+                if (shrinkHeap) {
+                    System.gc();
                 }
             }, PARK_DELAY_MS, TimeUnit.MILLISECONDS);
         }
@@ -63,7 +81,9 @@ final class ParkWatch implements AutoCloseable {
         }
         try {
             release.get();
-            store.prefetch();
+            if (store != null) {
+                store.prefetch();
+            }
         } catch (IOException | RuntimeException | ExecutionException e) {
             warn("prefetch", e);
         } catch (InterruptedException e) {

@@ -44,14 +44,15 @@ public final class SlaveRuntime implements AutoCloseable {
     private ByteBuffer packing = ByteBuffer.allocateDirect(0);
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
-    /** This rank's off-heap arrays and their park/resume handling; made on first use. */
+    /** This rank's off-heap arrays, made on first use. */
     private ArrayStore arrays;
-    private ParkWatch parkWatch;
+    private final ParkWatch parkWatch;
 
     private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) {
         this.env = env;
         this.channel = channel;
         this.spill = new SpillDirectory(env.spillDir(), "r" + env.worldRank() + "-");
+        this.parkWatch = new ParkWatch(env.worldRank(), SlaveEnvironment.shrinkHeapOnPark(System.getenv()));
         in.flip();
     }
 
@@ -86,7 +87,7 @@ public final class SlaveRuntime implements AutoCloseable {
     public synchronized ArrayStore arrays() throws IOException {
         if (arrays == null) {
             arrays = ArrayStore.open(ArrayStore.rankDirectory(env.spillDir(), env.worldRank()));
-            parkWatch = new ParkWatch(arrays, env.worldRank());
+            parkWatch.watch(arrays);
         }
         return arrays;
     }
@@ -217,8 +218,8 @@ public final class SlaveRuntime implements AutoCloseable {
             call(new SlaveRequest.Finalize(peakRssBytes), MasterReply.Go.class);
         } finally {
             channel.close();
+            parkWatch.close();
             if (arrays != null) {
-                parkWatch.close();
                 arrays.close();
             }
         }
@@ -244,6 +245,7 @@ public final class SlaveRuntime implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        parkWatch.close();
         channel.close();
     }
 
@@ -382,13 +384,9 @@ public final class SlaveRuntime implements AutoCloseable {
             bigger.put(in);
             in = bigger;
         }
-        if (parkWatch != null) {
-            parkWatch.waiting();
-        }
+        parkWatch.waiting();
         int n = channel.read(in);
-        if (parkWatch != null) {
-            parkWatch.resumed();
-        }
+        parkWatch.resumed();
         in.flip();
         if (n < 0) {
             // The master closes a slave's socket only when it is gone or ending the job, and then
