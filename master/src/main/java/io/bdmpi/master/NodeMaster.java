@@ -86,6 +86,7 @@ public final class NodeMaster {
         JobStats stats = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
+            SwapWarning.check(context).ifPresent(System.err::println);
             if (context.memoryLimitBytes() > 0) {
                 cgroup = MemoryCgroup.create(context.memoryLimitBytes());
             }

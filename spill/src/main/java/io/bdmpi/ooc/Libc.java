@@ -34,6 +34,9 @@ public final class Libc {
     /** Reclaim these pages now (Linux 5.4+): clean ones are freed, dirty ones written back first. Never loses data. */
     static final int MADV_PAGEOUT = 21;
     private static final int EINVAL = 22;
+    private static final int O_RDONLY = 0;
+    /** Drop these clean, unmapped pages of a file from the page cache. */
+    private static final int POSIX_FADV_DONTNEED = 4;
 
     /** The calls, as jnr-ffi binds them. */
     public interface Calls {
@@ -50,6 +53,14 @@ public final class Libc {
         int mincore(@intptr_t long addr, @size_t long len, @Out byte[] vec);
 
         int getpagesize();
+
+        @SaveError
+        int open(String path, int flags);
+
+        /** Returns the error number itself (0 on success), not -1 and errno. */
+        int posix_fadvise(int fd, long offset, long len, int advice);
+
+        int close(int fd);
     }
 
     private static final class Holder {
@@ -94,6 +105,25 @@ public final class Libc {
             return false;
         }
         throw new IOException("madvise(MADV_PAGEOUT) of " + len + " bytes failed: errno " + errno);
+    }
+
+    /**
+     * Drops a file's clean pages that no process maps from the page cache ({@code posix_fadvise
+     * DONTNEED}): what {@code MADV_PAGEOUT} does not reach, e.g. pages read ahead but never touched.
+     */
+    static void dropCleanPages(java.nio.file.Path file) throws IOException {
+        int fd = Holder.CALLS.open(file.toString(), O_RDONLY);
+        if (fd < 0) {
+            throw new IOException("open " + file + " failed: errno " + Holder.RUNTIME.getLastError());
+        }
+        try {
+            int err = Holder.CALLS.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+            if (err != 0) {
+                throw new IOException("posix_fadvise(DONTNEED) of " + file + " failed: errno " + err);
+            }
+        } finally {
+            Holder.CALLS.close(fd);
+        }
     }
 
     /** How many pages of {@code [addr, addr+len)} are in memory (page cache, for file mappings). */

@@ -159,12 +159,17 @@ public abstract sealed class MappedArray implements AutoCloseable
     }
 
     /**
-     * Lets the array leave memory: unlocks it, writes modified pages back, and asks the kernel to
-     * reclaim them ({@code MADV_PAGEOUT}; on kernels without it {@code MADV_DONTNEED}, which for a
-     * shared file mapping only unmaps pages that are already safe in the file). Nothing is lost:
-     * the next access reads the data back from the file.
+     * Lets the array leave memory (nothing for {@link Residency#NONE}, which leaves it to the OS):
+     * unlocks it, writes modified pages back ({@code msync}), asks the kernel to reclaim the pages
+     * this process maps ({@code MADV_PAGEOUT}; on kernels without it {@code MADV_DONTNEED}, which
+     * after the msync only unmaps clean pages) and drops the file's other cached pages, e.g. read
+     * ahead but never touched ({@code posix_fadvise DONTNEED}). Nothing is lost: the next access
+     * reads the data back from the file.
      */
     public synchronized void release() throws IOException {
+        if (residency == Residency.NONE) {
+            return;
+        }
         for (MappedByteBuffer b : mapped()) {
             long addr = Libc.address(b);
             if (locked) {
@@ -175,6 +180,7 @@ public abstract sealed class MappedArray implements AutoCloseable
                 Libc.madvise(addr, b.capacity(), Libc.MADV_DONTNEED);
             }
         }
+        Libc.dropCleanPages(file);
         locked = false;
     }
 

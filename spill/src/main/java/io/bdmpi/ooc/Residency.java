@@ -1,12 +1,18 @@
 package io.bdmpi.ooc;
 
 /**
- * What happens to an off-heap array's pages when its slave resumes after being parked in a
- * blocking MPI call. Whatever the hint, parking releases the pages (the OS may then evict them
- * without swap: they are backed by the array's file) and nothing written is ever lost.
+ * What happens to an off-heap array's pages when its slave parks in a blocking MPI call and when
+ * it resumes. The pages are backed by the array's file, so the OS can evict them without swap, and
+ * nothing written is ever lost. Every hint but {@link #NONE} releases the array when its rank
+ * parks (written back and reclaimed at once) and brings it back in its own way on resume.
  */
 public enum Residency {
-    /** Nothing on resume: pages come back as they are touched (page faults). For data used sparsely. */
+    /**
+     * Left to the OS: no release on park, no prefetch on resume. Pages leave memory when the OS
+     * needs it (least recently used first) and come back as they are touched. With the "most
+     * resident first" policy a rank whose data is still in memory resumes first. For data used
+     * sparsely, or when memory is not short.
+     */
     NONE,
     /** {@code madvise(MADV_WILLNEED)} on resume: the kernel starts reading the whole array in, asynchronously. */
     WILLNEED,
