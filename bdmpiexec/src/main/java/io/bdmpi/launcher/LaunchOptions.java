@@ -99,6 +99,10 @@ public final class LaunchOptions {
                     + "or save their heap data before blocking calls).")
     boolean shrinkHeapOnPark = DEFAULTS.shrinkHeapOnPark();
 
+    @Option(names = "--offheap-messages", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory.")
+    boolean offHeapMessages = DEFAULTS.offHeapMessages();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -202,7 +206,8 @@ public final class LaunchOptions {
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
                 .resumePolicy(policyKind)
                 .memoryLimitBytes(memoryLimit)
-                .shrinkHeapOnPark(shrinkHeapOnPark);
+                .shrinkHeapOnPark(shrinkHeapOnPark)
+                .offHeapMessages(offHeapMessages);
         return ctx.conclude();
     }
 

@@ -39,6 +39,7 @@ public final class MasterContext {
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private long memoryLimitBytes;
     private boolean shrinkHeapOnPark;
+    private boolean offHeapMessages;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -105,6 +106,14 @@ public final class MasterContext {
      */
     public boolean shrinkHeapOnPark() { return shrinkHeapOnPark; }
     public MasterContext shrinkHeapOnPark(boolean v) { shrinkHeapOnPark = v; return this; }
+
+    /**
+     * Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory
+     * (see {@link ChronicleMessageStore}): --offheap-messages. Opening the map costs about a second
+     * at start; the master's JVM needs the options of bin/master-jvm.options. Default false.
+     */
+    public boolean offHeapMessages() { return offHeapMessages; }
+    public MasterContext offHeapMessages(boolean v) { offHeapMessages = v; return this; }
 
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }

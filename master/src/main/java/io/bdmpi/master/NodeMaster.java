@@ -79,6 +79,7 @@ public final class NodeMaster {
         }, "bdmpi-shutdown");
         WorkDirectory workDir = null;
         MemoryCgroup cgroup = null;
+        MessageStore messages = MessageStore.ON_HEAP;
         SlaveIo io = null;
         ResidencySampler sampler = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
@@ -106,8 +107,11 @@ public final class NodeMaster {
             }
             Path spillDir = workDir.spill();
             Consumer<String> deleteSpillFile = name -> fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
-            Scheduler scheduler = new Scheduler(sessions, context.running(), policy, System::nanoTime, deleteSpillFile,
-                    outcome::complete);
+            if (context.offHeapMessages()) {
+                messages = ChronicleMessageStore.create(workDir.root().resolve("messages.cm3"));
+            }
+            Scheduler scheduler = new Scheduler(sessions, context.running(), policy, messages, System::nanoTime,
+                    deleteSpillFile, outcome::complete);
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
                 slot.event = null;
@@ -147,6 +151,7 @@ public final class NodeMaster {
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
             closeQuietly(cgroup);
+            closeQuietly(messages);
             writeStats(stats);
             closeQuietly(workDir);
             cleanedUp.countDown();

@@ -27,6 +27,7 @@ final class Scheduler {
     private final SlaveSession[] slaves;
     private final int nrunning;
     private final ResumePolicy policy;
+    private final MessageStore messages;
     private final LongSupplier clockNs;
     private final Consumer<JobOutcome> onEnd;
     private final long startNs;
@@ -51,6 +52,13 @@ final class Scheduler {
      */
     Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
               Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+        this(slaves, nrunning, policy, MessageStore.ON_HEAP, clockNs, deleteSpillFile, onEnd);
+    }
+
+    /** @param messages where buffered inline messages wait for their receivers */
+    Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, MessageStore messages, LongSupplier clockNs,
+              Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+        this.messages = messages;
         this.slaves = slaves;
         this.nrunning = nrunning;
         this.policy = policy;
@@ -201,7 +209,7 @@ final class Scheduler {
             s.bytesSentInline += payload.length();
         }
         SlaveSession dest = slaves[destRank];
-        dest.mailbox.deliver(new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+        dest.mailbox.deliver(messages.keep(new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, payload)));
         if (dest.state == SlaveState.RBLOCKED && canProceed(dest)) {
             makeRunnable(dest);
         }
@@ -311,7 +319,7 @@ final class Scheduler {
         }
         if (r instanceof SlaveRequest.Probe p) {
             StoredMessage m = s.mailbox.peek(p.commId(), p.source(), p.tag());
-            return m == null ? MasterReply.ProbeResult.NONE : new MasterReply.ProbeResult(true, m.source(), m.tag(), m.payload().length());
+            return m == null ? MasterReply.ProbeResult.NONE : new MasterReply.ProbeResult(true, m.source(), m.tag(), m.length());
         }
         return new MasterReply.Go();
     }
