@@ -109,6 +109,21 @@ public final class LaunchOptions {
     @Option(names = "--node-master", hidden = true)
     boolean nodeMaster;
 
+    @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
+                    + "Needs root and the cgroup memory controller (default: no limit).")
+    long memoryLimit = DEFAULTS.memoryLimitBytes();
+
+    @Option(names = "--shrink-heap-on-park", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "Parked slaves run a full GC and give free heap back to the OS (for programs that drop "
+                    + "or save their heap data before blocking calls).")
+    boolean shrinkHeapOnPark = DEFAULTS.shrinkHeapOnPark();
+
+    @Option(names = "--offheap-messages", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory.")
+    boolean offHeapMessages = DEFAULTS.offHeapMessages();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -228,7 +243,10 @@ public final class LaunchOptions {
                 .tagOutput(tagOutput)
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
                 .placement(placement)
-                .resumePolicy(policyKind);
+                .resumePolicy(policyKind)
+                .memoryLimitBytes(memoryLimit)
+                .shrinkHeapOnPark(shrinkHeapOnPark)
+                .offHeapMessages(offHeapMessages);
         return ctx.conclude();
     }
 

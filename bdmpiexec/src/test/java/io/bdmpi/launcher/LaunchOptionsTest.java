@@ -203,4 +203,18 @@ class LaunchOptionsTest {
         assertEquals(List.of(), LaunchOptions.splitJvmOptions("   "));
         assertEquals(List.of(), LaunchOptions.splitJvmOptions(""));
     }
+
+    @Test
+    void memoryOptions() {
+        MasterContext d = ok("-cp", testClasses(), MAIN);
+        assertEquals(0, d.memoryLimitBytes());
+        assertFalse(d.shrinkHeapOnPark());
+        assertFalse(d.offHeapMessages());
+        MasterContext c = ok("--shrink-heap-on-park", "--offheap-messages", "-cp", testClasses(), MAIN);
+        assertTrue(c.shrinkHeapOnPark());
+        assertTrue(c.offHeapMessages());
+        assertTrue(fails("--memory-limit", "1m", "-cp", testClasses(), MAIN)
+                .contains("--memory-limit=1048576 must be at least 67108864 (64m)"));
+        assertTrue(fails("--memory-limit", "lots", "-cp", testClasses(), MAIN).contains("'lots' is not a byte count"));
+    }
 }

@@ -148,6 +148,6 @@ final class Mailbox {
     }
 
     private static MasterReply.Delivery delivery(long requestId, StoredMessage m) {
-        return new MasterReply.Delivery(requestId, m.source(), m.tag(), m.payload());
+        return new MasterReply.Delivery(requestId, m.source(), m.tag(), m.takePayload());
     }
 }

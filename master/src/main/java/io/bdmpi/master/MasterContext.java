@@ -38,6 +38,9 @@ public final class MasterContext {
     private List<String> slaveJvmOptions = List.of();
     private String placement = "block";
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
+    private long memoryLimitBytes;
+    private boolean shrinkHeapOnPark;
+    private boolean offHeapMessages;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -93,6 +96,30 @@ public final class MasterContext {
     public ResumePolicyKind resumePolicy() { return resumePolicy; }
     public MasterContext resumePolicy(ResumePolicyKind v) { resumePolicy = v; return this; }
 
+    /**
+     * Memory limit of the node's master and slaves together, page cache included, enforced by a
+     * memory cgroup of the job (see {@link MemoryCgroup}): --memory-limit. Default 0: no limit.
+     */
+    public long memoryLimitBytes() { return memoryLimitBytes; }
+    public MasterContext memoryLimitBytes(long v) { memoryLimitBytes = v; return this; }
+
+    /**
+     * Parked slaves run a full GC and give free heap back to the OS (their JVMs get
+     * {@link io.bdmpi.slave.SlaveEnvironment#HEAP_SHRINK_JVM_OPTIONS} before the user's options):
+     * --shrink-heap-on-park. For programs that drop large heap data before blocking calls, e.g.
+     * after saving it. Default false.
+     */
+    public boolean shrinkHeapOnPark() { return shrinkHeapOnPark; }
+    public MasterContext shrinkHeapOnPark(boolean v) { shrinkHeapOnPark = v; return this; }
+
+    /**
+     * Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory
+     * (see {@link ChronicleMessageStore}): --offheap-messages. Opening the map costs about a second
+     * at start; the master's JVM needs the options of bin/master-jvm.options. Default false.
+     */
+    public boolean offHeapMessages() { return offHeapMessages; }
+    public MasterContext offHeapMessages(boolean v) { offHeapMessages = v; return this; }
+
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
@@ -130,6 +157,16 @@ public final class MasterContext {
         }
         if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
             errors.add("-wd=" + workDirParent + " is not a writable directory");
+        }
+        if (memoryLimitBytes != 0) {
+            if (memoryLimitBytes < MemoryCgroup.MIN_LIMIT_BYTES) {
+                errors.add("--memory-limit=" + memoryLimitBytes + " must be at least " + MemoryCgroup.MIN_LIMIT_BYTES + " (64m)");
+            } else {
+                String why = MemoryCgroup.unavailableReason();
+                if (why != null) {
+                    errors.add("--memory-limit: " + why);
+                }
+            }
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));

@@ -85,6 +85,8 @@ public final class NodeMaster {
             }
         }, "bdmpi-shutdown");
         WorkDirectory workDir = null;
+        MemoryCgroup cgroup = null;
+        MessageStore messages = MessageStore.ON_HEAP;
         SlaveIo io = null;
         ResidencySampler sampler = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
@@ -104,13 +106,22 @@ public final class NodeMaster {
                 }
             }
             Placement placement = Placement.of(context.placement(), context.nodes(), context.slaves());
-            workDir = WorkDirectory.create(context.workDirParent()).guardAgainstMasterDeath();
+            SwapWarning.check(context).ifPresent(System.err::println);
+            if (context.memoryLimitBytes() > 0) {
+                cgroup = MemoryCgroup.create(context.memoryLimitBytes());
+            }
+            // The janitor starts outside the cgroup, so that it can remove it should the master die.
+            workDir = WorkDirectory.create(context.workDirParent())
+                    .guardAgainstMasterDeath(cgroup == null ? "" : cgroup.janitorScript());
+            if (cgroup != null) {
+                cgroup.join();
+            }
             io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
             SlaveSession[] sessions = spawn(workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
-                sampler = new ResidencySampler(pids).start();
+                sampler = new ResidencySampler(pids, workDir.spill()).start();
                 policy = new MostResidentPolicy(sampler);
             }
             Path spillDir = workDir.spill();
@@ -119,7 +130,11 @@ public final class NodeMaster {
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
                         event -> ring.publishEvent(PUBLISH, event), deleteSpillFile);
             }
-            Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.running(), policy, System::nanoTime,
+            if (context.offHeapMessages()) {
+                messages = ChronicleMessageStore.create(workDir.root().resolve("messages.cm3"));
+            }
+            Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.running(), policy, messages,
+                    System::nanoTime,
                     deleteSpillFile, outcome::complete);
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
@@ -140,7 +155,13 @@ public final class NodeMaster {
             io.start();
             for (int i = 0; i < processes.size(); i++) {
                 int r = sessions[i].worldRank;
-                processes.get(i).onExit().thenAccept(p -> ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue())));
+                MemoryCgroup limit = cgroup;
+                processes.get(i).onExit().thenAccept(p -> {
+                    if (limit != null) {
+                        reportOomKill(limit, r, p, event -> ring.publishEvent(PUBLISH, event));
+                    }
+                    ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue()));
+                });
             }
             result = outcome.get();
             if (link != null) {
@@ -161,6 +182,8 @@ public final class NodeMaster {
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
             ticker.shutdownNow();
+            closeQuietly(cgroup);
+            closeQuietly(messages);
             writeStats(stats);
             closeQuietly(workDir);
             result = endTogether(result, internode, link);
@@ -212,6 +235,17 @@ public final class NodeMaster {
             sessions[i] = new SlaveSession(ranks[i], i, p.pid(), System.nanoTime());
         }
         return sessions;
+    }
+
+    /**
+     * A slave killed by SIGKILL while the job's cgroup counts OOM kills was killed by the kernel for
+     * the memory limit: say so before the exit itself is reported (the first reason wins).
+     */
+    private static void reportOomKill(MemoryCgroup cgroup, int rank, Process p, Consumer<MasterEvent> publish) {
+        if (p.exitValue() == 128 + 9 && cgroup.oomKills() > 0) {
+            publish.accept(new MasterEvent.StopRequested("rank " + rank + " (pid " + p.pid() + ") was killed by the "
+                    + "kernel's OOM killer: the job exceeded its --memory-limit of " + (cgroup.limitBytes() >> 20) + " MiB", 1));
+        }
     }
 
     private static JobStats requestStats(RingBuffer<EventSlot> ring) {

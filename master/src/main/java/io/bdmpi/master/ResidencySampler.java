@@ -1,27 +1,38 @@
 package io.bdmpi.master;
 
+import io.bdmpi.ooc.ArrayStore;
+import io.bdmpi.ooc.MappedResidency;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Measures, off the scheduler thread, which fraction of each slave's memory is resident
- * (resident / size pages of /proc/PID/statm), so the resume policy reads a number instead of
- * doing file I/O on the hot path.
+ * Measures, off the scheduler thread, which fraction of each slave's memory is resident, so the
+ * resume policy reads a number instead of doing file I/O on the hot path. A slave's memory is its
+ * anonymous memory (Java heap and the JVM's own; in RAM, or in swap: RssAnon and VmSwap of
+ * /proc/PID/status) plus its off-heap arrays (memory-mapped files in its store, measured with
+ * {@code mincore}: see {@link MappedResidency}). A slave whose arrays were evicted while it was
+ * parked thus ranks below one whose arrays are still in memory.
  */
 final class ResidencySampler implements AutoCloseable {
 
     static final long PERIOD_MS = 200;
 
     private final long[] pids;
+    private final Path spillDir;
     private final AtomicLongArray fractionBits;
     private final Thread thread;
     private volatile boolean stopped;
 
-    /** @param pids index = world rank on this node */
-    ResidencySampler(long[] pids) {
+    /**
+     * @param pids     index = world rank on this node
+     * @param spillDir the job's spill directory, below which the slaves keep their array stores
+     */
+    ResidencySampler(long[] pids, Path spillDir) {
         this.pids = pids.clone();
+        this.spillDir = spillDir;
         this.fractionBits = new AtomicLongArray(pids.length);
         this.thread = new Thread(this::loop, "bdmpi-residency");
         thread.setDaemon(true);
@@ -40,7 +51,7 @@ final class ResidencySampler implements AutoCloseable {
     private void loop() {
         while (!stopped) {
             for (int i = 0; i < pids.length && !stopped; i++) {
-                fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i])));
+                fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i], ArrayStore.rankDirectory(spillDir, i))));
             }
             try {
                 Thread.sleep(PERIOD_MS);
@@ -50,14 +61,28 @@ final class ResidencySampler implements AutoCloseable {
         }
     }
 
-    private static double sample(long pid) {
+    /** Resident fraction of a process's anonymous memory and of the arrays in {@code storeDir}; 0 if unknown. */
+    static double sample(long pid, Path storeDir) {
         try {
-            String[] f = Files.readString(Path.of("/proc", Long.toString(pid), "statm")).trim().split(" ");
-            long size = Long.parseLong(f[0]);
-            return size == 0 ? 0 : (double) Long.parseLong(f[1]) / size;
+            long anonResident = 0;
+            long swapped = 0;
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("RssAnon:")) {
+                    anonResident = kib(line);
+                } else if (line.startsWith("VmSwap:")) {
+                    swapped = kib(line);
+                }
+            }
+            MappedResidency arrays = MappedResidency.ofStore(storeDir);
+            long total = anonResident + swapped + arrays.totalBytes();
+            return total == 0 ? 0 : (double) (anonResident + arrays.residentBytes()) / total;
         } catch (IOException | RuntimeException e) {
             return 0; // The process has ended or /proc is unavailable: no preference.
         }
+    }
+
+    private static long kib(String statusLine) {
+        return Long.parseLong(statusLine.replaceAll("[^0-9]", "")) * 1024;
     }
 
     @Override

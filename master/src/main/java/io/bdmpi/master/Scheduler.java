@@ -51,6 +51,7 @@ final class Scheduler {
     private final NodesQuiescence quiescence;
     private final int nrunning;
     private final ResumePolicy policy;
+    private final MessageStore messages;
     private final LongSupplier clockNs;
     private final Consumer<JobOutcome> onEnd;
     private final long startNs;
@@ -75,20 +76,23 @@ final class Scheduler {
      */
     Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
               Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
-        this(Placement.of("block", 1, slaves.length), 0, null, slaves, nrunning, policy, clockNs, deleteSpillFile, onEnd);
+        this(Placement.of("block", 1, slaves.length), 0, null, slaves, nrunning, policy, MessageStore.ON_HEAP, clockNs,
+                deleteSpillFile, onEnd);
     }
 
     /**
      * The scheduler of {@code node} in a job of several nodes.
      *
-     * @param slaves this node's slaves, in local order ({@link Placement#ranksOn})
-     * @param remote the other nodes' masters; null when the job has one node
+     * @param slaves   this node's slaves, in local order ({@link Placement#ranksOn})
+     * @param remote   the other nodes' masters; null when the job has one node
+     * @param messages where buffered inline messages wait for their receivers
      */
     Scheduler(Placement placement, int node, RemoteNodes remote, SlaveSession[] slaves, int nrunning, ResumePolicy policy,
-              LongSupplier clockNs, Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+              MessageStore messages, LongSupplier clockNs, Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
         this.node = node;
         this.remote = remote;
         this.quiescence = remote == null ? null : new NodesQuiescence(node, placement.nodes(), clockNs.getAsLong());
+        this.messages = messages;
         this.slaves = slaves;
         this.byWorldRank = new SlaveSession[placement.worldSize()];
         for (SlaveSession s : slaves) {
@@ -283,7 +287,7 @@ final class Scheduler {
     }
 
     private void deliver(SlaveSession dest, StoredMessage m) {
-        dest.mailbox.deliver(m);
+        dest.mailbox.deliver(messages.keep(m));
         if (dest.state == SlaveState.RBLOCKED && canProceed(dest)) {
             makeRunnable(dest);
         }
@@ -393,7 +397,7 @@ final class Scheduler {
         }
         if (r instanceof SlaveRequest.Probe p) {
             StoredMessage m = s.mailbox.peek(p.commId(), p.source(), p.tag());
-            return m == null ? MasterReply.ProbeResult.NONE : new MasterReply.ProbeResult(true, m.source(), m.tag(), m.payload().length());
+            return m == null ? MasterReply.ProbeResult.NONE : new MasterReply.ProbeResult(true, m.source(), m.tag(), m.length());
         }
         return new MasterReply.Go();
     }

@@ -1,6 +1,7 @@
 package io.bdmpi.master;
 
 import io.bdmpi.slave.SlaveEnvironment;
+import io.bdmpi.ooc.Libc;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
 
@@ -38,6 +39,7 @@ final class SlaveLauncher {
         }
         entries.add(codeSource(SlaveMain.class));
         entries.add(codeSource(SpillDirectory.class));
+        Libc.classPathEntries().forEach(p -> entries.add(p.toString()));
         this.classPath = String.join(File.pathSeparator, entries);
     }
 
@@ -46,6 +48,9 @@ final class SlaveLauncher {
         List<String> cmd = new ArrayList<>();
         cmd.add(context.javaExecutable());
         cmd.addAll(DEFAULT_SLAVE_JVM_OPTIONS);
+        if (context.shrinkHeapOnPark()) {
+            cmd.addAll(SlaveEnvironment.HEAP_SHRINK_JVM_OPTIONS);
+        }
         context.slaveJvmOptions().stream().filter(o -> !o.isBlank()).forEach(cmd::add);
         cmd.add("-cp");
         cmd.add(classPath);
@@ -59,6 +64,9 @@ final class SlaveLauncher {
     Process start(SlaveEnvironment env) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command());
         pb.environment().putAll(env.toVariables());
+        if (context.shrinkHeapOnPark()) {
+            pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, "true");
+        }
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.redirectOutput(ProcessBuilder.Redirect.INHERIT);
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);

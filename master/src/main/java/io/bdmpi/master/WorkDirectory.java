@@ -61,10 +61,13 @@ final class WorkDirectory implements AutoCloseable {
      * Starts a janitor: a tiny shell, in its own session, that removes the directories should this
      * master die without cleaning up (SIGKILL, OOM killer). It ends by itself once the directories
      * are gone, and {@link #close()} ends it at once.
+     *
+     * @param alsoRemove a shell command the janitor runs after removing the directories (e.g. one
+     *                   that removes the job's memory cgroup); may be empty
      */
-    WorkDirectory guardAgainstMasterDeath() throws IOException {
+    WorkDirectory guardAgainstMasterDeath(String alsoRemove) throws IOException {
         String script = "while kill -0 \"$0\" 2>/dev/null && [ -d \"$1\" ]; do sleep " + JANITOR_PERIOD_S + "; done; "
-                + "sleep " + JANITOR_GRACE_S + "; rm -rf -- \"$1\" \"$2\"";
+                + "sleep " + JANITOR_GRACE_S + "; rm -rf -- \"$1\" \"$2\"; " + alsoRemove;
         janitor = new ProcessBuilder("setsid", "/bin/sh", "-c", script, Long.toString(ProcessHandle.current().pid()),
                 root.toString(), socketDir.toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))

@@ -1,6 +1,7 @@
 package io.bdmpi.slave;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,6 +31,15 @@ public record SlaveEnvironment(Path socketPath, int worldRank, int worldSize, in
     public static final String SPILL_DIR = "BDMPI_SPILL_DIR";
     public static final String MASTER_PID = "BDMPI_MASTER_PID";
     public static final String TAG_OUTPUT = "BDMPI_TAG_OUTPUT";
+    /** Optional ("true"): run a full GC when parked, so free heap goes back to the OS (--shrink-heap-on-park). */
+    public static final String SHRINK_HEAP_ON_PARK = "BDMPI_SHRINK_HEAP_ON_PARK";
+    /**
+     * JVM options (serial collector) under which that full GC returns free heap to the OS at once.
+     * Measured: a JVM that dropped 256 MiB of arrays went from 294 to 42 MiB RSS after
+     * {@code System.gc()}; without them (or without -XX:-ShrinkHeapInSteps) it stayed at 290 MiB.
+     */
+    public static final List<String> HEAP_SHRINK_JVM_OPTIONS = List.of("-Xms8m", "-XX:-ShrinkHeapInSteps",
+            "-XX:MinHeapFreeRatio=0", "-XX:MaxHeapFreeRatio=10");
 
     public SlaveEnvironment {
         if (worldRank < 0 || worldRank >= worldSize) {
@@ -68,6 +78,11 @@ public record SlaveEnvironment(Path socketPath, int worldRank, int worldSize, in
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("bad bdmpi slave environment: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether the master asked this slave to give free heap back while parked. */
+    public static boolean shrinkHeapOnPark(Map<String, String> env) {
+        return Boolean.parseBoolean(env.get(SHRINK_HEAP_ON_PARK));
     }
 
     private static String required(Map<String, String> env, String name) {

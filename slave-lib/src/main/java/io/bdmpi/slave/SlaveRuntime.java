@@ -1,5 +1,6 @@
 package io.bdmpi.slave;
 
+import io.bdmpi.ooc.ArrayStore;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
@@ -43,11 +44,15 @@ public final class SlaveRuntime implements AutoCloseable {
     private ByteBuffer packing = ByteBuffer.allocateDirect(0);
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
+    /** This rank's off-heap arrays, made on first use. */
+    private ArrayStore arrays;
+    private final ParkWatch parkWatch;
 
     private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) {
         this.env = env;
         this.channel = channel;
         this.spill = new SpillDirectory(env.spillDir(), "r" + env.worldRank() + "-");
+        this.parkWatch = new ParkWatch(env.worldRank(), SlaveEnvironment.shrinkHeapOnPark(System.getenv()));
         in.flip();
     }
 
@@ -73,6 +78,18 @@ public final class SlaveRuntime implements AutoCloseable {
     /** The spill directory this slave writes its large messages to. */
     public SpillDirectory spill() {
         return spill;
+    }
+
+    /**
+     * This rank's store of off-heap and saved arrays (in the job's work directory), made on first
+     * use. Its arrays are released while this rank is parked and prefetched when it resumes.
+     */
+    public synchronized ArrayStore arrays() throws IOException {
+        if (arrays == null) {
+            arrays = ArrayStore.open(ArrayStore.rankDirectory(env.spillDir(), env.worldRank()));
+            parkWatch.watch(arrays);
+        }
+        return arrays;
     }
 
     /** Name of the MPI call in progress or last made, for error reports. */
@@ -201,6 +218,10 @@ public final class SlaveRuntime implements AutoCloseable {
             call(new SlaveRequest.Finalize(peakRssBytes), MasterReply.Go.class);
         } finally {
             channel.close();
+            parkWatch.close();
+            if (arrays != null) {
+                arrays.close();
+            }
         }
     }
 
@@ -224,6 +245,7 @@ public final class SlaveRuntime implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        parkWatch.close();
         channel.close();
     }
 
@@ -362,7 +384,9 @@ public final class SlaveRuntime implements AutoCloseable {
             bigger.put(in);
             in = bigger;
         }
+        parkWatch.waiting();
         int n = channel.read(in);
+        parkWatch.resumed();
         in.flip();
         if (n < 0) {
             // The master closes a slave's socket only when it is gone or ending the job, and then

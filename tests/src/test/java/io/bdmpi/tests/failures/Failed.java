@@ -61,9 +61,10 @@ final class Failed {
         return report;
     }
 
-    /** The one line bdmpiexec itself printed on stderr (starting "bdmpiexec: "). */
+    /** The one line bdmpiexec itself printed on stderr (starting "bdmpiexec: "), warnings aside. */
     static String report(JobResult r) {
-        List<String> lines = r.stderr().stream().filter(l -> l.startsWith("bdmpiexec: ")).toList();
+        List<String> lines = r.stderr().stream()
+                .filter(l -> l.startsWith("bdmpiexec: ") && !l.startsWith("bdmpiexec: warning: ")).toList();
         Expect.that(r, lines.size() == 1, lines.size() + " 'bdmpiexec: ' lines on stderr, expected exactly one report");
         return lines.get(0);
     }

@@ -406,6 +406,7 @@ public final class JobRunner {
             cmd.add("setsid"); // not a group leader here, so it execs in place: same pid
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(masterJvmOptions());
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(LAUNCHER);
@@ -431,6 +432,17 @@ public final class JobRunner {
         cmd.add(mainClass);
         cmd.addAll(args);
         return cmd;
+    }
+
+    /** The master's JVM options, as bin/bdmpiexec passes them (from bin/master-jvm.options of the project). */
+    public static List<String> masterJvmOptions() {
+        Path file = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath()
+                .getParent().resolve("bin").resolve("master-jvm.options");
+        try {
+            return Files.readAllLines(file).stream().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the master's JVM options " + file, e);
+        }
     }
 
     /**

@@ -1,0 +1,407 @@
+package io.bdmpi.ooc;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * One rank's out-of-core data, in a directory of the job's work directory (removed with the job):
+ * <ul>
+ *   <li><b>off-heap arrays</b> ({@link #ints}, {@link #doubles}, ...): memory-mapped files that
+ *       stay valid while the rank is parked and resumed. The slave runtime calls {@link #release()}
+ *       when the rank parks in a blocking MPI call and {@link #prefetch()} when it resumes, each
+ *       array as its {@link Residency} says; the OS can evict a parked rank's arrays without swap.</li>
+ *   <li><b>saved heap arrays</b> ({@link #save(String, double[])}, {@link #loadDoubles}): the
+ *       "out-of-core" style of the BDMPI paper. A rank writes its large arrays to disk before a
+ *       blocking call, drops its references, and reads them back afterwards, in large sequential
+ *       I/O with no per-element cost.</li>
+ * </ul>
+ * Names are 1-200 characters of {@code [A-Za-z0-9_.-]}, not starting with a dot; an off-heap array
+ * and a saved array may share a name. Thread-safe.
+ */
+public final class ArrayStore implements AutoCloseable {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}");
+    private static final String ARRAY_SUFFIX = ".array";
+    private static final String SAVED_SUFFIX = ".saved";
+    /** Bytes per read or write of saved arrays: large sequential I/O through one direct buffer. */
+    static final int IO_BYTES = 8 << 20;
+
+    private final Path dir;
+    private final Map<String, MappedArray> arrays = new LinkedHashMap<>();
+    private ByteBuffer staging;
+    private long tempSequence;
+    private boolean closed;
+
+    private ArrayStore(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Opens (making it if needed) the store in {@code dir}; arrays already there can be reopened by name. */
+    public static ArrayStore open(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        return new ArrayStore(dir);
+    }
+
+    /** The store's directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The directory of rank {@code rank}'s store, below the job's spill directory: slaves and master agree on it. */
+    public static Path rankDirectory(Path spillDir, int rank) {
+        return spillDir.resolve("arrays").resolve("r" + rank);
+    }
+
+    /** Files of the off-heap arrays in a store's directory (for whoever measures their residency). */
+    public static List<Path> arrayFiles(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(ARRAY_SUFFIX)).sorted().toList();
+        }
+    }
+
+    // ---------------------------------------------------------------- off-heap arrays
+
+    /**
+     * The off-heap {@code byte} array {@code name}: made with {@code length} zeros, or reopened with
+     * its contents if it exists (in this store, from earlier in the job).
+     *
+     * @throws IllegalArgumentException if the name is invalid, or the array exists with another
+     *                                  type, length or residency
+     */
+    public ByteArray bytes(String name, long length, Residency residency) throws IOException {
+        return array(name, ByteArray.class, length, residency);
+    }
+
+    /** As {@link #bytes}, for {@code int}. */
+    public IntArray ints(String name, long length, Residency residency) throws IOException {
+        return array(name, IntArray.class, length, residency);
+    }
+
+    /** As {@link #bytes}, for {@code long}. */
+    public LongArray longs(String name, long length, Residency residency) throws IOException {
+        return array(name, LongArray.class, length, residency);
+    }
+
+    /** As {@link #bytes}, for {@code float}. */
+    public FloatArray floats(String name, long length, Residency residency) throws IOException {
+        return array(name, FloatArray.class, length, residency);
+    }
+
+    /** As {@link #bytes}, for {@code double}. */
+    public DoubleArray doubles(String name, long length, Residency residency) throws IOException {
+        return array(name, DoubleArray.class, length, residency);
+    }
+
+    /** Closes and deletes the off-heap array {@code name}, if there is one. */
+    public synchronized void delete(String name) throws IOException {
+        checkName(name);
+        MappedArray a = arrays.remove(name);
+        if (a != null) {
+            a.close();
+        }
+        Files.deleteIfExists(arrayFile(name));
+    }
+
+    /** The open off-heap arrays, in the order they were made. */
+    public synchronized List<MappedArray> arrays() {
+        arrays.values().removeIf(MappedArray::isClosed);
+        return List.copyOf(arrays.values());
+    }
+
+    /** Brings every open array into memory as its {@link Residency} says (called when the rank resumes). */
+    public void prefetch() throws IOException {
+        for (MappedArray a : arrays()) {
+            a.prefetch();
+        }
+    }
+
+    /** Lets every open array leave memory, losing nothing (called when the rank parks). */
+    public void release() throws IOException {
+        for (MappedArray a : arrays()) {
+            a.release();
+        }
+    }
+
+    /** Bytes of all open arrays. */
+    public long mappedBytes() {
+        return arrays().stream().mapToLong(MappedArray::byteSize).sum();
+    }
+
+    /** Bytes of all open arrays now in memory ({@code mincore}). */
+    public long residentBytes() throws IOException {
+        long n = 0;
+        for (MappedArray a : arrays()) {
+            n += a.residentBytes();
+        }
+        return n;
+    }
+
+    private synchronized <A extends MappedArray> A array(String name, Class<A> type, long length, Residency residency)
+            throws IOException {
+        checkOpen();
+        checkName(name);
+        if (length < 0) {
+            throw new IllegalArgumentException("array " + name + ": negative length " + length);
+        }
+        if (residency == null) {
+            throw new IllegalArgumentException("array " + name + ": residency is null");
+        }
+        MappedArray open = arrays.get(name);
+        if (open != null && !open.isClosed()) {
+            if (open.getClass() != type || open.length() != length || open.residency() != residency) {
+                throw new IllegalArgumentException("array " + name + " is open as a " + open.getClass().getSimpleName()
+                        + " of " + open.length() + " elements, " + open.residency() + "; asked for a "
+                        + type.getSimpleName() + " of " + length + ", " + residency);
+            }
+            return type.cast(open);
+        }
+        Path file = arrayFile(name);
+        MappedArray a;
+        if (type == ByteArray.class) {
+            a = new ByteArray(name, file, length, residency);
+        } else if (type == IntArray.class) {
+            a = new IntArray(name, file, length, residency);
+        } else if (type == LongArray.class) {
+            a = new LongArray(name, file, length, residency);
+        } else if (type == FloatArray.class) {
+            a = new FloatArray(name, file, length, residency);
+        } else {
+            a = new DoubleArray(name, file, length, residency);
+        }
+        arrays.put(name, a);
+        return type.cast(a);
+    }
+
+    // ---------------------------------------------------------------- saved heap arrays
+
+    /** Writes {@code data} to disk as saved array {@code name}, replacing a saved array of that name. */
+    public void save(String name, byte[] data) throws IOException {
+        write(name, ElementKind.BYTE, data.length, (buf, from, n) -> buf.put(data, from, n));
+    }
+
+    /** As {@link #save(String, byte[])}, for {@code int}. */
+    public void save(String name, int[] data) throws IOException {
+        write(name, ElementKind.INT, data.length, (buf, from, n) -> buf.asIntBuffer().put(data, from, n));
+    }
+
+    /** As {@link #save(String, byte[])}, for {@code long}. */
+    public void save(String name, long[] data) throws IOException {
+        write(name, ElementKind.LONG, data.length, (buf, from, n) -> buf.asLongBuffer().put(data, from, n));
+    }
+
+    /** As {@link #save(String, byte[])}, for {@code float}. */
+    public void save(String name, float[] data) throws IOException {
+        write(name, ElementKind.FLOAT, data.length, (buf, from, n) -> buf.asFloatBuffer().put(data, from, n));
+    }
+
+    /** As {@link #save(String, byte[])}, for {@code double}. */
+    public void save(String name, double[] data) throws IOException {
+        write(name, ElementKind.DOUBLE, data.length, (buf, from, n) -> buf.asDoubleBuffer().put(data, from, n));
+    }
+
+    /**
+     * Reads saved array {@code name} back and deletes it from disk (the heap copy is now the only
+     * one, so a later load can never return stale data).
+     *
+     * @throws NoSuchFileException if no array of that name is saved
+     * @throws IOException         if it was saved with another element type
+     */
+    public byte[] loadBytes(String name) throws IOException {
+        byte[][] out = new byte[1][];
+        read(name, ElementKind.BYTE, n -> out[0] = new byte[n], (buf, at, n) -> buf.get(out[0], at, n));
+        return out[0];
+    }
+
+    /** As {@link #loadBytes}, for {@code int}. */
+    public int[] loadInts(String name) throws IOException {
+        int[][] out = new int[1][];
+        read(name, ElementKind.INT, n -> out[0] = new int[n], (buf, at, n) -> buf.asIntBuffer().get(out[0], at, n));
+        return out[0];
+    }
+
+    /** As {@link #loadBytes}, for {@code long}. */
+    public long[] loadLongs(String name) throws IOException {
+        long[][] out = new long[1][];
+        read(name, ElementKind.LONG, n -> out[0] = new long[n], (buf, at, n) -> buf.asLongBuffer().get(out[0], at, n));
+        return out[0];
+    }
+
+    /** As {@link #loadBytes}, for {@code float}. */
+    public float[] loadFloats(String name) throws IOException {
+        float[][] out = new float[1][];
+        read(name, ElementKind.FLOAT, n -> out[0] = new float[n], (buf, at, n) -> buf.asFloatBuffer().get(out[0], at, n));
+        return out[0];
+    }
+
+    /** As {@link #loadBytes}, for {@code double}. */
+    public double[] loadDoubles(String name) throws IOException {
+        double[][] out = new double[1][];
+        read(name, ElementKind.DOUBLE, n -> out[0] = new double[n], (buf, at, n) -> buf.asDoubleBuffer().get(out[0], at, n));
+        return out[0];
+    }
+
+    /** Whether an array of this name is saved (of any element type). */
+    public synchronized boolean isSaved(String name) throws IOException {
+        checkName(name);
+        for (ElementKind k : ElementKind.values()) {
+            if (Files.exists(savedFile(name, k))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Element types of saved arrays; part of the file name, so a load of another type is caught. */
+    private enum ElementKind {
+        BYTE(1), INT(4), LONG(8), FLOAT(4), DOUBLE(8);
+
+        final int bytes;
+
+        ElementKind(int bytes) {
+            this.bytes = bytes;
+        }
+    }
+
+    /** Copies {@code count} elements from {@code from} of a heap array into a buffer (at its position). */
+    private interface Fill {
+        void into(ByteBuffer buf, int from, int count);
+    }
+
+    /** Copies {@code count} elements of a buffer into a heap array at {@code at}. */
+    private interface Drain {
+        void from(ByteBuffer buf, int at, int count);
+    }
+
+    private interface Allocate {
+        void array(int length);
+    }
+
+    private synchronized void write(String name, ElementKind kind, int length, Fill fill) throws IOException {
+        checkOpen();
+        checkName(name);
+        Path target = savedFile(name, kind);
+        // A new file, renamed over the old one: never a half-written array under the name, and no
+        // truncate-and-rewrite (which makes ext4 force data to disk).
+        Path temp = dir.resolve(".save-" + (++tempSequence) + "-" + name);
+        int perChunk = IO_BYTES / kind.bytes;
+        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buf = staging();
+            for (int from = 0; from < length; from += perChunk) {
+                int n = Math.min(perChunk, length - from);
+                buf.clear();
+                fill.into(buf, from, n);
+                buf.position(0).limit(n * kind.bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
+        } catch (IOException e) {
+            Files.deleteIfExists(temp);
+            throw new IOException("cannot save array " + name + " of " + length + " elements to " + dir + ": "
+                    + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        for (ElementKind other : ElementKind.values()) {
+            if (other != kind) {
+                Files.deleteIfExists(savedFile(name, other));
+            }
+        }
+    }
+
+    private synchronized void read(String name, ElementKind kind, Allocate allocate, Drain drain) throws IOException {
+        checkOpen();
+        checkName(name);
+        Path file = savedFile(name, kind);
+        if (!Files.exists(file)) {
+            for (ElementKind other : ElementKind.values()) {
+                if (Files.exists(savedFile(name, other))) {
+                    throw new IOException("array " + name + " was saved as " + other.name().toLowerCase() + "[], not "
+                            + kind.name().toLowerCase() + "[]");
+                }
+            }
+            throw new NoSuchFileException(file.toString(), null, "no array " + name + " is saved");
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size % kind.bytes != 0 || size / kind.bytes > Integer.MAX_VALUE - 8) {
+                throw new IOException("saved array " + file + " has " + size + " bytes: not a " + kind.name().toLowerCase() + "[]");
+            }
+            int length = (int) (size / kind.bytes);
+            allocate.array(length);
+            int perChunk = IO_BYTES / kind.bytes;
+            ByteBuffer buf = staging();
+            for (int at = 0; at < length; at += perChunk) {
+                int n = Math.min(perChunk, length - at);
+                buf.clear().limit(n * kind.bytes);
+                while (buf.hasRemaining()) {
+                    if (ch.read(buf) < 0) {
+                        throw new IOException("saved array " + file + " ended early");
+                    }
+                }
+                buf.flip();
+                drain.from(buf, at, n);
+            }
+        }
+        Files.delete(file);
+    }
+
+    private ByteBuffer staging() {
+        if (staging == null) {
+            staging = ByteBuffer.allocateDirect(IO_BYTES).order(ByteOrder.nativeOrder());
+        }
+        return staging;
+    }
+
+    /** Closes every open array (their files stay until the job ends) and frees the I/O buffer. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        for (MappedArray a : arrays.values()) {
+            a.close();
+        }
+        arrays.clear();
+        if (staging != null) {
+            Unmapper.unmap(staging);
+            staging = null;
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the array store in " + dir + " is closed");
+        }
+    }
+
+    private static void checkName(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("bad array name '" + name
+                    + "': 1-200 characters of letters, digits, '_', '-', '.', not starting with '.'");
+        }
+    }
+
+    private Path arrayFile(String name) {
+        return dir.resolve(name + ARRAY_SUFFIX);
+    }
+
+    private Path savedFile(String name, ElementKind kind) {
+        return dir.resolve(name + "." + kind.name().toLowerCase() + SAVED_SUFFIX);
+    }
+}

@@ -1,0 +1,30 @@
+package io.bdmpi.ooc;
+
+/**
+ * What happens to an off-heap array's pages when its slave parks in a blocking MPI call and when
+ * it resumes. The pages are backed by the array's file, so the OS can evict them without swap, and
+ * nothing written is ever lost. Every hint but {@link #NONE} releases the array when its rank
+ * parks (written back and reclaimed at once) and brings it back in its own way on resume.
+ */
+public enum Residency {
+    /**
+     * Left to the OS: no release on park, no prefetch on resume. Pages leave memory when the OS
+     * needs it (least recently used first) and come back as they are touched. With the "most
+     * resident first" policy a rank whose data is still in memory resumes first. For data used
+     * sparsely, or when memory is not short.
+     */
+    NONE,
+    /** {@code madvise(MADV_WILLNEED)} on resume: the kernel starts reading the whole array in, asynchronously. */
+    WILLNEED,
+    /**
+     * On resume the array is read in sequentially, synchronously, with aggressive read-ahead
+     * ({@code MADV_SEQUENTIAL}): the slave continues once its data is in memory. For data scanned whole.
+     */
+    SEQUENTIAL,
+    /**
+     * {@code mlock} on resume, {@code munlock} on park: the array is read in and cannot be evicted
+     * while the slave runs. Locked pages count against the job's memory limit and cannot be
+     * reclaimed: lock only what fits.
+     */
+    MLOCK
+}

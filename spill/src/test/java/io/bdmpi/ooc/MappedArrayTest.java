@@ -1,0 +1,205 @@
+package io.bdmpi.ooc;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Off-heap arrays: element access of every type, bounds, sizes above 2 GiB, reopening, and residency (mincore). */
+class MappedArrayTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyTypeKeepsWhatIsWritten() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            ByteArray b = store.bytes("b", 1000, Residency.NONE);
+            IntArray i = store.ints("i", 1000, Residency.WILLNEED);
+            LongArray l = store.longs("l", 1000, Residency.SEQUENTIAL);
+            FloatArray f = store.floats("f", 1000, Residency.MLOCK);
+            DoubleArray d = store.doubles("d", 1000, Residency.NONE);
+            for (int k = 0; k < 1000; k++) {
+                b.set(k, (byte) k);
+                i.set(k, -k * 7);
+                l.set(k, (long) k << 40);
+                f.set(k, k / 3f);
+                d.set(k, Math.sqrt(k));
+            }
+            for (int k = 0; k < 1000; k++) {
+                assertEquals((byte) k, b.get(k));
+                assertEquals(-k * 7, i.get(k));
+                assertEquals((long) k << 40, l.get(k));
+                assertEquals(k / 3f, f.get(k));
+                assertEquals(Math.sqrt(k), d.get(k));
+            }
+            assertEquals(1000, b.byteSize());
+            assertEquals(8000, d.byteSize());
+            assertEquals(0, store.ints("fresh", 10, Residency.NONE).get(9), "a new array holds zeros");
+        }
+    }
+
+    @Test
+    void indicesOutsideTheArrayAreRejected() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            IntArray a = store.ints("a", 10, Residency.NONE);
+            assertThrows(IndexOutOfBoundsException.class, () -> a.get(-1));
+            assertThrows(IndexOutOfBoundsException.class, () -> a.get(10));
+            assertThrows(IndexOutOfBoundsException.class, () -> a.set(10, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> a.set(Long.MIN_VALUE, 1));
+            IntArray empty = store.ints("empty", 0, Residency.NONE);
+            assertThrows(IndexOutOfBoundsException.class, () -> empty.get(0));
+            a.close();
+            assertThrows(IllegalStateException.class, () -> a.get(0));
+            assertThrows(IllegalArgumentException.class, () -> store.ints("neg", -1, Residency.NONE));
+            assertThrows(IllegalArgumentException.class, () -> store.longs("huge", Long.MAX_VALUE / 4, Residency.NONE));
+        }
+    }
+
+    @Test
+    void arraysLargerThan2GiBUseLongIndices() throws IOException {
+        long length = 3L << 28; // 768 Mi longs = 6 GiB, sparse: only touched pages take disk
+        long[] at = {0, (1L << 27) - 1, 1L << 27, (1L << 28) + 5, length - 1};
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            LongArray a = store.longs("big", length, Residency.NONE);
+            assertEquals(6L << 30, a.byteSize());
+            for (long i : at) {
+                a.set(i, i * 31);
+            }
+            a.close();
+            LongArray again = store.longs("big", length, Residency.NONE);
+            for (long i : at) {
+                assertEquals(i * 31, again.get(i), "element " + i);
+            }
+            assertEquals(0, again.get(1L << 29));
+            assertThrows(IndexOutOfBoundsException.class, () -> again.get(length));
+            ByteArray bytes = store.bytes("bytes", 3L << 30, Residency.NONE);
+            long beyondInt = (1L << 31) + 5;
+            bytes.set(beyondInt, (byte) 7);
+            bytes.set((3L << 30) - 1, (byte) 9);
+            assertEquals(7, bytes.get(beyondInt));
+            assertEquals(9, bytes.get((3L << 30) - 1));
+            assertEquals(0, bytes.get(beyondInt - 1));
+        }
+    }
+
+    @Test
+    void storeReopensArraysByNameWithTheirContents() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            DoubleArray a = store.doubles("x", 100, Residency.NONE);
+            a.set(42, 4.2);
+            assertSame(a, store.doubles("x", 100, Residency.NONE));
+            assertThrows(IllegalArgumentException.class, () -> store.doubles("x", 99, Residency.NONE));
+            assertThrows(IllegalArgumentException.class, () -> store.ints("x", 100, Residency.NONE));
+            assertThrows(IllegalArgumentException.class, () -> store.doubles("x", 100, Residency.MLOCK));
+            assertThrows(IllegalArgumentException.class, () -> store.doubles("../x", 1, Residency.NONE));
+            assertThrows(IllegalArgumentException.class, () -> store.doubles(".x", 1, Residency.NONE));
+            assertThrows(IllegalArgumentException.class, () -> store.doubles("", 1, Residency.NONE));
+        }
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            DoubleArray x = store.doubles("x", 100, Residency.NONE);
+            assertEquals(4.2, x.get(42), "contents survive closing the store");
+            x.close();
+            assertThrows(IOException.class, () -> store.doubles("x", 50, Residency.NONE), "another size of an existing file");
+            store.delete("x");
+            assertEquals(java.util.List.of(), ArrayStore.arrayFiles(dir));
+            assertEquals(0, store.doubles("x", 100, Residency.NONE).get(42), "deleted, so made anew");
+        }
+    }
+
+    @Test
+    void releaseEvictsAndPrefetchBringsBackEveryResidency() throws Exception {
+        long length = 16L << 20; // 64 MiB of ints
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            for (Residency r : Residency.values()) {
+                IntArray a = store.ints("r-" + r, length, r);
+                for (long i = 0; i < length; i += 1024) {
+                    a.set(i, (int) i + 1);
+                }
+                a.release(); // writes the dirty pages back, then reclaims them
+                if (r == Residency.NONE) {
+                    assertTrue(fraction(a) > 0.9, "NONE leaves the pages to the OS, yet " + fraction(a) + " resident");
+                    a.flush();
+                    a.close();
+                    evictFromPageCache(a.file());
+                    a = store.ints("r-" + r, length, r);
+                }
+                assertTrue(fraction(a) < 0.1, r + ": after release " + fraction(a) + " resident");
+                a.prefetch();
+                if (r == Residency.NONE) {
+                    assertTrue(fraction(a) < 0.1, "NONE prefetches nothing, yet " + fraction(a) + " resident");
+                } else {
+                    awaitResident(a, r);
+                }
+                for (long i = 0; i < length; i += 1024) {
+                    assertEquals((int) i + 1, a.get(i), r + ": element " + i + " after release and prefetch");
+                }
+                a.release();
+                if (r != Residency.NONE) {
+                    assertTrue(fraction(a) < 0.1, r + ": after the second release " + fraction(a) + " resident");
+                }
+                store.delete(a.name());
+            }
+        }
+    }
+
+    @Test
+    void releaseAlsoDropsPagesReadAheadButNeverTouched() throws Exception {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            IntArray a = store.ints("w", 16L << 20, Residency.WILLNEED);
+            for (long i = 0; i < a.length(); i += 1024) {
+                a.set(i, 3);
+            }
+            a.release();
+            a.prefetch();
+            awaitResident(a, Residency.WILLNEED);
+            a.release();
+            assertTrue(fraction(a) < 0.1, "read ahead, untouched, released: still " + fraction(a) + " resident");
+            assertEquals(3, a.get(a.length() - 1024));
+        }
+    }
+
+    /** Drops a closed array's clean pages from the page cache, through a fresh mapping of the file. */
+    private static void evictFromPageCache(Path file) throws IOException {
+        try (ArrayStore other = ArrayStore.open(file.getParent())) {
+            String name = file.getFileName().toString().replace(".array", "");
+            other.ints(name, Files.size(file) / 4, Residency.WILLNEED).release();
+        }
+    }
+
+    /** SEQUENTIAL and MLOCK are synchronous; WILLNEED reads ahead in the background. */
+    private static void awaitResident(MappedArray a, Residency r) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        if (r == Residency.WILLNEED) {
+            while (fraction(a) < 0.9 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        }
+        assertTrue(fraction(a) >= 0.9, r + ": after prefetch only " + fraction(a) + " resident");
+    }
+
+    private static double fraction(MappedArray a) throws IOException {
+        return (double) a.residentBytes() / a.byteSize();
+    }
+
+    @Test
+    void fileIsSparseUntilWritten() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            ByteArray a = store.bytes("s", 1L << 30, Residency.NONE);
+            a.set(0, (byte) 1);
+            a.flush();
+            assertEquals(1L << 30, Files.size(a.file()));
+            // du: blocks actually allocated, far below the size
+            Process du = new ProcessBuilder("du", "-k", a.file().toString()).start();
+            long kib = Long.parseLong(new String(du.getInputStream().readAllBytes()).split("\\s+")[0]);
+            assertTrue(kib < 1024, "a fresh 1 GiB array with one byte written takes " + kib + " KiB of disk");
+        }
+    }
+}
