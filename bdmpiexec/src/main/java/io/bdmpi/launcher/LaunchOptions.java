@@ -1,6 +1,7 @@
 package io.bdmpi.launcher;
 
 import io.bdmpi.master.MasterContext;
+import io.bdmpi.master.NodeSettings;
 import io.bdmpi.master.ResumePolicyKind;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
@@ -36,7 +37,7 @@ import java.util.jar.Manifest;
  * goes to the program untouched.
  */
 @Command(name = "bdmpiexec",
-        version = "bdmpiexec 0.1.0",
+        versionProvider = Version.class,
         sortOptions = false,
         showDefaultValues = true,
         separator = "=",
@@ -49,6 +50,9 @@ public final class LaunchOptions {
     public static final int EXIT_USAGE = 2;
 
     static final String HINT = "Try 'bdmpiexec --help' for more information.";
+
+    /** The option naming a config file. */
+    static final String CONFIG_OPTION = "--config";
 
     private static final MasterContext DEFAULTS = new MasterContext();
 
@@ -88,6 +92,11 @@ public final class LaunchOptions {
             description = "Which runnable slave resumes next: most resident first, or first come first.")
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
 
+    @Option(names = CONFIG_OPTION, paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Read options from a YAML or JSON file (keys: the long option names; see README). "
+                    + "The command line overrides the file (default: none).")
+    Path config;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -97,6 +106,9 @@ public final class LaunchOptions {
     @Parameters(paramLabel = "PROGRAM", arity = "0..*", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "A main class (found on -cp) or a jar whose manifest names its Main-Class, then its arguments.")
     List<String> program = new ArrayList<>();
+
+    /** The config file's per-node list, or empty. */
+    List<NodeSettings> nodeSettings = List.of();
 
     /** What {@link #parse} produced: a concluded context to run, or (context null) an exit code. */
     public record Result(MasterContext context, int exitCode) {
@@ -117,12 +129,23 @@ public final class LaunchOptions {
         return cl;
     }
 
-    /** Parses and checks {@code args}; never exits. Help and version go to {@code out}, errors to {@code err}. */
+    /**
+     * Parses and checks {@code args}; never exits. Help and version go to {@code out}, errors to
+     * {@code err}. With {@code --config FILE}, options the command line leaves out come from the file.
+     */
     public static Result parse(String[] args, PrintWriter out, PrintWriter err) {
         LaunchOptions options = new LaunchOptions();
         CommandLine cl = commandLine(options);
+        ConfigDefaults fromFile = null;
         try {
             cl.parseArgs(args);
+            if (options.config != null && !cl.isUsageHelpRequested() && !cl.isVersionHelpRequested()) {
+                fromFile = new ConfigDefaults(ConfigFile.read(options.config, ConfigDefaults.optionKeys(cl.getCommandSpec())));
+                options = new LaunchOptions();
+                cl = commandLine(options);
+                cl.setDefaultValueProvider(fromFile);
+                fromFile.apply(options, cl.parseArgs(args));
+            }
             if (cl.isUsageHelpRequested()) {
                 cl.usage(out);
                 out.flush();
@@ -135,9 +158,9 @@ public final class LaunchOptions {
             }
             return new Result(options.toContext(), 0);
         } catch (CommandLine.ParameterException e) {
-            return usageError(err, e.getMessage());
+            return usageError(err, fromFile == null ? e.getMessage() : fromFile.explain(e, args));
         } catch (UsageException | IllegalArgumentException e) {
-            return usageError(err, e.getMessage());
+            return usageError(err, fromFile == null ? e.getMessage() : fromFile.explain(e.getMessage()));
         }
     }
 
@@ -189,7 +212,8 @@ public final class LaunchOptions {
                 .programArgs(program.subList(1, program.size()))
                 .tagOutput(tagOutput)
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
-                .resumePolicy(policyKind);
+                .resumePolicy(policyKind)
+                .nodeSettings(nodeSettings);
         return ctx.conclude();
     }
 

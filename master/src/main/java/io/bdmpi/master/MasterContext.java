@@ -37,6 +37,7 @@ public final class MasterContext {
     private boolean tagOutput;
     private List<String> slaveJvmOptions = List.of();
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
+    private List<NodeSettings> nodeSettings = List.of();
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -88,6 +89,14 @@ public final class MasterContext {
     public ResumePolicyKind resumePolicy() { return resumePolicy; }
     public MasterContext resumePolicy(ResumePolicyKind v) { resumePolicy = v; return this; }
 
+    /**
+     * Per-node settings from the config file, one per node in node order, or empty. Node 0's
+     * slaves, running and work directory are already applied to this context by the launcher;
+     * the list keeps every node's values (memory limit included) for the masters of other nodes.
+     */
+    public List<NodeSettings> nodeSettings() { return nodeSettings; }
+    public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
+
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
@@ -119,6 +128,9 @@ public final class MasterContext {
         }
         if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
             errors.add("-wd=" + workDirParent + " is not a writable directory");
+        }
+        if (!nodeSettings.isEmpty() && nodeSettings.size() != nodes) {
+            errors.add("the config file's per-node list has " + nodeSettings.size() + " entries for -nn=" + nodes + " nodes");
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
