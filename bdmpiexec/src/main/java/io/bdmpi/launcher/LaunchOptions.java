@@ -2,6 +2,7 @@ package io.bdmpi.launcher;
 
 import io.bdmpi.master.MasterContext;
 import io.bdmpi.master.NodeSettings;
+import io.bdmpi.master.ProgressReporter;
 import io.bdmpi.master.ResumePolicyKind;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
@@ -91,6 +92,11 @@ public final class LaunchOptions {
     @Option(names = "--policy", paramLabel = "resident|fifo",
             description = "Which runnable slave resumes next: most resident first, or first come first.")
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
+
+    @Option(names = "--progress", paramLabel = "SECONDS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Print a one-line summary of the job on stderr every SECONDS; 0 for no progress output. "
+                    + "Default: a live status line when stderr is a terminal, nothing otherwise.")
+    Double progress;
 
     @Option(names = CONFIG_OPTION, paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Read options from a YAML or JSON file (keys: the long option names; see README). "
@@ -213,7 +219,9 @@ public final class LaunchOptions {
                 .tagOutput(tagOutput)
                 .slaveJvmOptions(splitJvmOptions(slaveJvmOpts))
                 .resumePolicy(policyKind)
-                .nodeSettings(nodeSettings);
+                .nodeSettings(nodeSettings)
+                .statusLine(progress == null && ProgressReporter.stderrIsTerminal())
+                .progressSeconds(progress == null ? 0 : progress);
         return ctx.conclude();
     }
 

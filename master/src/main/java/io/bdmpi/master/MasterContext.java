@@ -38,6 +38,8 @@ public final class MasterContext {
     private List<String> slaveJvmOptions = List.of();
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private List<NodeSettings> nodeSettings = List.of();
+    private boolean statusLine;
+    private double progressSeconds;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -97,6 +99,17 @@ public final class MasterContext {
     public List<NodeSettings> nodeSettings() { return nodeSettings; }
     public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
 
+    /**
+     * Show a live status line on stderr, redrawn in place (for a terminal); slave output then passes
+     * through the master so that the two never mix within a line. Default false.
+     */
+    public boolean statusLine() { return statusLine; }
+    public MasterContext statusLine(boolean v) { statusLine = v; return this; }
+
+    /** Print a one-line progress summary on stderr every this many seconds; 0 for none: --progress. Default 0. */
+    public double progressSeconds() { return progressSeconds; }
+    public MasterContext progressSeconds(double v) { progressSeconds = v; return this; }
+
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
@@ -128,6 +141,9 @@ public final class MasterContext {
         }
         if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
             errors.add("-wd=" + workDirParent + " is not a writable directory");
+        }
+        if (!(progressSeconds >= 0) || Double.isInfinite(progressSeconds)) {
+            errors.add("--progress=" + progressSeconds + " must be a number of seconds, 0 or more");
         }
         if (!nodeSettings.isEmpty() && nodeSettings.size() != nodes) {
             errors.add("the config file's per-node list has " + nodeSettings.size() + " entries for -nn=" + nodes + " nodes");

@@ -80,6 +80,7 @@ public final class NodeMaster {
         WorkDirectory workDir = null;
         SlaveIo io = null;
         ResidencySampler sampler = null;
+        ProgressReporter progress = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
         boolean started = false;
         JobStats stats = null;
@@ -110,6 +111,10 @@ public final class NodeMaster {
             disruptor.start();
             started = true;
             io.start();
+            progress = ProgressReporter.start(context, event -> ring.publishEvent(PUBLISH, event));
+            if (progress != null) {
+                processes.forEach(progress::forwardOutputOf);
+            }
             for (int rank = 0; rank < processes.size(); rank++) {
                 int r = rank;
                 processes.get(rank).onExit().thenAccept(p -> ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue())));
@@ -117,6 +122,7 @@ public final class NodeMaster {
             JobOutcome result = outcome.get();
             killAll(processes);
             stats = requestStats(ring);
+            closeQuietly(progress);
             return report(result);
         } catch (IOException e) {
             return report(JobOutcome.failed(1, "cannot start the job: " + e.getMessage()));
@@ -127,6 +133,7 @@ public final class NodeMaster {
             if (started) {
                 disruptor.halt();
             }
+            closeQuietly(progress);
             closeQuietly(io);
             closeQuietly(sampler);
             fileDeleter.shutdownNow();

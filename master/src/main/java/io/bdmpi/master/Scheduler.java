@@ -88,6 +88,8 @@ final class Scheduler {
             onConnectionLost(lost.connection());
         } else if (event instanceof MasterEvent.StopRequested stop) {
             fail(stop.exitCode(), stop.reason());
+        } else if (event instanceof MasterEvent.SnapshotRequested s) {
+            s.result().complete(JobSnapshot.of(slaves, clockNs.getAsLong() - startNs));
         } else if (event instanceof MasterEvent.StatsRequested s) {
             s.result().complete(stats());
         }
