@@ -93,6 +93,16 @@ public final class LaunchOptions {
             description = "Which runnable slave resumes next: most resident first, or first come first.")
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
 
+    @Option(names = "--trace", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Write every slave's states over time as Chrome trace-event JSON to FILE, "
+                    + "for Perfetto or chrome://tracing (default: none).")
+    Path trace;
+
+    @Option(names = "--report", paramLabel = "FILE.html", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Write a self-contained HTML page with the slaves' timeline and the key statistics "
+                    + "to FILE.html (default: none).")
+    Path report;
+
     @Option(names = "--progress", paramLabel = "SECONDS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Print a one-line summary of the job on stderr every SECONDS; 0 for no progress output. "
                     + "Default: a live status line when stderr is a terminal, nothing otherwise.")
@@ -221,7 +231,9 @@ public final class LaunchOptions {
                 .resumePolicy(policyKind)
                 .nodeSettings(nodeSettings)
                 .statusLine(progress == null && ProgressReporter.stderrIsTerminal())
-                .progressSeconds(progress == null ? 0 : progress);
+                .progressSeconds(progress == null ? 0 : progress)
+                .traceFile(trace)
+                .reportFile(report);
         return ctx.conclude();
     }
 

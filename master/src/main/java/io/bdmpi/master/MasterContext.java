@@ -39,6 +39,8 @@ public final class MasterContext {
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private List<NodeSettings> nodeSettings = List.of();
     private boolean statusLine;
+    private Path traceFile;
+    private Path reportFile;
     private double progressSeconds;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
@@ -98,6 +100,14 @@ public final class MasterContext {
      */
     public List<NodeSettings> nodeSettings() { return nodeSettings; }
     public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
+
+    /** Where to write the Chrome trace-event JSON of every slave's states, or null: --trace. */
+    public Path traceFile() { return traceFile; }
+    public MasterContext traceFile(Path v) { traceFile = v; return this; }
+
+    /** Where to write the self-contained HTML report (timeline and statistics), or null: --report. */
+    public Path reportFile() { return reportFile; }
+    public MasterContext reportFile(Path v) { reportFile = v; return this; }
 
     /**
      * Show a live status line on stderr, redrawn in place (for a terminal); slave output then passes

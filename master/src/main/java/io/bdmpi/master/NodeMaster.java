@@ -81,6 +81,7 @@ public final class NodeMaster {
         SlaveIo io = null;
         ResidencySampler sampler = null;
         ProgressReporter progress = null;
+        TimelineRecorder timeline = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
         boolean started = false;
         JobStats stats = null;
@@ -99,6 +100,10 @@ public final class NodeMaster {
             Consumer<String> deleteSpillFile = name -> fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
             Scheduler scheduler = new Scheduler(sessions, context.running(), policy, System::nanoTime, deleteSpillFile,
                     outcome::complete);
+            if (context.traceFile() != null || context.reportFile() != null) {
+                timeline = new TimelineRecorder(workDir.root().resolve("timeline.bin"), sessions.length, scheduler.startNs());
+                scheduler.recordTimeline(timeline);
+            }
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
                 slot.event = null;
@@ -138,6 +143,8 @@ public final class NodeMaster {
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
             writeStats(stats);
+            writeTimeline(timeline, stats);
+            closeQuietly(timeline);
             closeQuietly(workDir);
             cleanedUp.countDown();
             try {
@@ -185,6 +192,31 @@ public final class NodeMaster {
             stats.write(context.statsFile());
         } catch (IOException e) {
             System.err.println("bdmpiexec: cannot write statistics to " + context.statsFile() + ": " + e.getMessage());
+        }
+    }
+
+    /** --trace and --report, from the timeline the scheduler recorded (complete once stats were taken). */
+    private void writeTimeline(TimelineRecorder timeline, JobStats stats) {
+        if (timeline == null) {
+            return;
+        }
+        if (stats == null) {
+            System.err.println("bdmpiexec: no timeline to write (the scheduler did not finish)");
+            return;
+        }
+        if (context.traceFile() != null) {
+            try {
+                TraceWriter.write(timeline, 0, context.traceFile());
+            } catch (IOException e) {
+                System.err.println("bdmpiexec: cannot write the trace to " + context.traceFile() + ": " + e.getMessage());
+            }
+        }
+        if (context.reportFile() != null) {
+            try {
+                HtmlReport.write(timeline, stats, context.reportFile());
+            } catch (IOException e) {
+                System.err.println("bdmpiexec: cannot write the report to " + context.reportFile() + ": " + e.getMessage());
+            }
         }
     }
 
