@@ -212,6 +212,28 @@ class AfterTheRunTest {
         assertTrue(green, "no RUNNING bar (#2f9e44) visible in the screenshot " + png);
     }
 
+    /** A failed job (a deadlock) still writes both, with its open intervals closed at the end and the failure named. */
+    @Test
+    void failedJobStillWritesTraceAndReport() throws IOException {
+        Path failedTrace = dir.resolve("failed-trace.json");
+        Path failedReport = dir.resolve("failed-report.html");
+        JobResult r = JobRunner.job(io.bdmpi.tests.programs.Deadlock.class).ranks(3).running(1)
+                .options("--trace", failedTrace.toString(), "--report", failedReport.toString()).run();
+        r.assertFailed();
+        JsonNode root = new ObjectMapper().readTree(failedTrace.toFile());
+        int blocked = 0;
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.get("ph").asText().equals("X") && e.get("cat").asText().equals("RBLOCKED")) {
+                assertTrue(e.get("name").asText().startsWith("receive(source="), e.toString());
+                blocked++;
+            }
+        }
+        assertEquals(3, blocked, "each rank's last interval: blocked in its receive until the job ended");
+        String html = Files.readString(failedReport, StandardCharsets.UTF_8);
+        assertTrue(html.contains("<td id=\"failure\" class=\"failed\">deadlock"), "the report names the failure");
+        assertEquals(3, count(html, "<g class=\"row\" data-rank=\""));
+    }
+
     private static int count(String text, String what) {
         int n = 0;
         for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
