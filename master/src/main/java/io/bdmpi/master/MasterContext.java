@@ -10,6 +10,8 @@ import java.util.List;
  * command-line options and config-file fields onto these setters; {@link #conclude()} validates the
  * whole once, before anything starts, and errors name the setting and its bound.
  *
+ * <p>Each getter documents its setting; the setter of the same name sets it and returns this.
+ *
  * <p>Not thread-safe: fill it on one thread, conclude it, then hand it to {@link NodeMaster}.
  */
 public final class MasterContext {

@@ -46,6 +46,10 @@ public final class NodeMaster {
 
     private final MasterContext context;
 
+    /**
+     * @param context the job's settings, already {@linkplain MasterContext#conclude() concluded}
+     * @throws IllegalStateException if the context was not concluded
+     */
     public NodeMaster(MasterContext context) {
         if (!context.isConcluded()) {
             throw new IllegalStateException("conclude() the MasterContext first");
