@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +29,10 @@ import java.util.function.Consumer;
  *   <li><b>periodic summary</b> ({@code --progress N}): one ordinary line every N seconds; slave output
  *       goes straight to the terminal or file as usual.</li>
  * </ul>
- * Single writer: this class never reads scheduler state. Each tick publishes a
+ * While the status line is shown, the master's own System.out and System.err go through the same
+ * guard, so its messages also start on a clean line.
+ *
+ * <p>Single writer: this class never reads scheduler state. Each tick publishes a
  * {@link MasterEvent.SnapshotRequested}; the scheduler thread answers with an immutable
  * {@link JobSnapshot}, which this thread formats.
  */
@@ -70,6 +74,7 @@ public final class ProgressReporter implements AutoCloseable {
         ProgressReporter r;
         if (context.statusLine()) {
             r = new ProgressReporter(publish, true, STATUS_PERIOD_MS, System.out, System.err);
+            r.terminal.guardSystemStreams();
         } else if (context.progressSeconds() > 0) {
             r = new ProgressReporter(publish, false, Math.max(1, (long) (context.progressSeconds() * 1000)), System.out, System.err);
         } else {
@@ -187,6 +192,7 @@ public final class ProgressReporter implements AutoCloseable {
             }
         }
         terminal.eraseStatus();
+        terminal.restoreSystemStreams();
     }
 
     /** The one-line summary, e.g. {@code 0:12 | 8 slaves: 2 running, 3 runnable, 1 blocked-recv, 2 blocked-coll, 0 done | buffered mem 4 msg 12.0 KiB, disk 1 msg 8.0 MiB}. */
@@ -261,10 +267,47 @@ public final class ProgressReporter implements AutoCloseable {
         }
 
         synchronized void slaveOutput(PrintStream target, byte[] bytes, int length) {
+            write(target, bytes, 0, length);
+        }
+
+        private synchronized void write(PrintStream target, byte[] bytes, int offset, int length) {
+            if (length == 0) {
+                return;
+            }
             eraseStatus();
-            target.write(bytes, 0, length);
+            target.write(bytes, offset, length);
             target.flush();
-            midLine = bytes[length - 1] != '\n';
+            midLine = bytes[offset + length - 1] != '\n';
+        }
+
+        /** The master's own messages (System.out/err) also erase the status line first. */
+        void guardSystemStreams() {
+            System.setOut(new PrintStream(new Guarded(out), true));
+            System.setErr(new PrintStream(new Guarded(err), true));
+        }
+
+        void restoreSystemStreams() {
+            System.setOut(out);
+            System.setErr(err);
+        }
+
+        /** Writes to the real stream through {@link #write}, under the terminal's lock. */
+        private final class Guarded extends OutputStream {
+            private final PrintStream target;
+
+            Guarded(PrintStream target) {
+                this.target = target;
+            }
+
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                Terminal.this.write(target, b, off, len);
+            }
         }
 
         synchronized void status(String text) {

@@ -68,23 +68,7 @@ class ProgressTest {
     /** Runs bdmpiexec on a pseudo-terminal (util-linux {@code script}) and reads what the terminal got. */
     @Test
     void liveStatusLineOnATerminalNeverSplitsSlaveLines() throws Exception {
-        Assumptions.assumeTrue(new File("/usr/bin/script").canExecute(), "util-linux script is not installed");
-        Path wd = Files.createDirectory(tmp.resolve("wd"));
-        Path transcript = tmp.resolve("tty.out");
-        String cp = JobRunner.testClassPath();
-        String command = "stty cols 200; exec " + Path.of(System.getProperty("java.home"), "bin", "java") + " -cp " + cp + " "
-                + JobRunner.LAUNCHER + " -ns " + RANKS + " -nr " + RUNNING + " -wd " + wd + " -cp " + cp + " "
-                + Phases.class.getName() + " " + ROUNDS + " 200";
-        Process p = new ProcessBuilder("script", "-qfec", command, "/dev/null")
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(transcript.toFile()).redirectErrorStream(true).start();
-        try {
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "job on a terminal timed out");
-        } finally {
-            Reaper.killTree(p.toHandle());
-        }
-        String tty = Files.readString(transcript, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), tty);
+        String tty = runOnTerminal(0, Phases.class.getName() + " " + ROUNDS + " 200");
 
         // Every slave line arrived whole, at the start of a terminal line (after the status line was erased).
         Matcher lines = Pattern.compile("(?:^|(?<=\n)|(?<=\033\\[K))(Phases rank \\d+ (?:round \\d+|OK))\r?\n").matcher(tty);
@@ -97,7 +81,7 @@ class ProgressTest {
 
         // The status line was drawn in place (erase, then text, no newline) and is erased at the end.
         List<Matcher> statuses = new ArrayList<>();
-        Matcher drawn = Pattern.compile(Pattern.quote(ERASE) + "([^\r\n\033]+)(?=" + Pattern.quote(ERASE) + "|$)").matcher(tty);
+        Matcher drawn = Pattern.compile(Pattern.quote(ERASE) + "([^\r\n\033]+)(?=" + Pattern.quote(ERASE) + "|\\z)").matcher(tty);
         while (drawn.find()) {
             Matcher m = SUMMARY.matcher(drawn.group(1));
             assertTrue(m.matches(), "not a status line: " + visible(drawn.group(1)));
@@ -106,10 +90,38 @@ class ProgressTest {
         assertTrue(statuses.size() >= 5, "expected a status line redrawn several times a second:\n" + visible(tty));
         checkPlausible(statuses, visible(tty));
         assertTrue(tty.endsWith(ERASE) || tty.endsWith("\n"), "the status line was left on the terminal:\n" + visible(tty));
+    }
+
+    /** The master's own messages (here the deadlock report) also start on a clean line. */
+    @Test
+    void failureLineOnATerminalStartsOnACleanLine() throws Exception {
+        String tty = runOnTerminal(1, io.bdmpi.tests.programs.Deadlock.class.getName());
+        assertTrue(Pattern.compile("(?:^|\n|" + Pattern.quote(ERASE) + ")bdmpiexec: job failed: deadlock").matcher(tty).find(),
+                "the failure line shares a line with the status:\n" + visible(tty));
+    }
+
+    private String runOnTerminal(int expectedExit, String programAndArgs) throws Exception {
+        Assumptions.assumeTrue(new File("/usr/bin/script").canExecute(), "util-linux script is not installed");
+        Path wd = Files.createDirectories(tmp.resolve("wd"));
+        Path transcript = tmp.resolve("tty-" + System.nanoTime() + ".out");
+        String cp = JobRunner.testClassPath();
+        String command = "stty cols 200; exec " + Path.of(System.getProperty("java.home"), "bin", "java") + " -cp " + cp + " "
+                + JobRunner.LAUNCHER + " -ns " + RANKS + " -nr " + RUNNING + " -wd " + wd + " -cp " + cp + " " + programAndArgs;
+        Process p = new ProcessBuilder("script", "-qfec", command, "/dev/null")
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(transcript.toFile()).redirectErrorStream(true).start();
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "job on a terminal timed out");
+        } finally {
+            Reaper.killTree(p.toHandle());
+        }
+        String tty = Files.readString(transcript, StandardCharsets.UTF_8);
+        assertEquals(expectedExit, p.exitValue(), visible(tty));
         try (Stream<Path> left = Files.list(wd)) {
             assertEquals(0, left.count(), "work directory not cleaned");
         }
         assertTrue(Reaper.find(wd).isEmpty(), "processes left behind");
+        return tty;
     }
 
     /** Counts add up to the slaves, never more than -nr running, time does not go back, and the job was seen working. */
