@@ -147,7 +147,7 @@ public final class NodeMaster {
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
             writeStats(stats);
-            writeTimeline(timeline, stats);
+            TimelineOutputs.write(context, timeline, stats);
             closeQuietly(timeline);
             closeQuietly(workDir);
             cleanedUp.countDown();
@@ -196,31 +196,6 @@ public final class NodeMaster {
             stats.write(context.statsFile());
         } catch (IOException e) {
             System.err.println("bdmpiexec: cannot write statistics to " + context.statsFile() + ": " + e.getMessage());
-        }
-    }
-
-    /** --trace and --report, from the timeline the scheduler recorded (complete once stats were taken). */
-    private void writeTimeline(TimelineRecorder timeline, JobStats stats) {
-        if (timeline == null) {
-            return;
-        }
-        if (stats == null) {
-            System.err.println("bdmpiexec: no timeline to write (the scheduler did not finish)");
-            return;
-        }
-        if (context.traceFile() != null) {
-            try {
-                TraceWriter.write(timeline, 0, context.traceFile());
-            } catch (IOException e) {
-                System.err.println("bdmpiexec: cannot write the trace to " + context.traceFile() + ": " + e.getMessage());
-            }
-        }
-        if (context.reportFile() != null) {
-            try {
-                HtmlReport.write(timeline, stats, context.reportFile());
-            } catch (IOException e) {
-                System.err.println("bdmpiexec: cannot write the report to " + context.reportFile() + ": " + e.getMessage());
-            }
         }
     }
 
