@@ -16,6 +16,11 @@ public final class Bdmpiexec {
     private Bdmpiexec() {
     }
 
+    /**
+     * Runs the command and exits with the job's exit code (see README, "Troubleshooting").
+     *
+     * @param args the command line: options, then the program and its arguments
+     */
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);

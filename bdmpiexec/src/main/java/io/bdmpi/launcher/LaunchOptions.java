@@ -1,6 +1,8 @@
 package io.bdmpi.launcher;
 
 import io.bdmpi.master.MasterContext;
+import io.bdmpi.master.NodeSettings;
+import io.bdmpi.master.ProgressReporter;
 import io.bdmpi.master.ResumePolicyKind;
 import io.bdmpi.master.internode.MpiLauncher;
 import io.bdmpi.slave.SlaveMain;
@@ -37,7 +39,7 @@ import java.util.jar.Manifest;
  * goes to the program untouched.
  */
 @Command(name = "bdmpiexec",
-        version = "bdmpiexec 0.1.0",
+        versionProvider = Version.class,
         sortOptions = false,
         showDefaultValues = true,
         separator = "=",
@@ -50,6 +52,9 @@ public final class LaunchOptions {
     public static final int EXIT_USAGE = 2;
 
     static final String HINT = "Try 'bdmpiexec --help' for more information.";
+
+    /** The option naming a config file. */
+    static final String CONFIG_OPTION = "--config";
 
     private static final MasterContext DEFAULTS = new MasterContext();
 
@@ -124,6 +129,26 @@ public final class LaunchOptions {
             description = "Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory.")
     boolean offHeapMessages = DEFAULTS.offHeapMessages();
 
+    @Option(names = "--trace", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Write every slave's states over time as Chrome trace-event JSON to FILE, "
+                    + "for Perfetto or chrome://tracing (default: none).")
+    Path trace;
+
+    @Option(names = "--report", paramLabel = "FILE.html", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Write a self-contained HTML page with the slaves' timeline and the key statistics "
+                    + "to FILE.html (default: none).")
+    Path report;
+
+    @Option(names = "--progress", paramLabel = "SECONDS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Print a one-line summary of the job on stderr every SECONDS; 0 for no progress output. "
+                    + "Default: a live status line when stderr is a terminal, nothing otherwise.")
+    Double progress;
+
+    @Option(names = CONFIG_OPTION, paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Read options from a YAML or JSON file (keys: the long option names; see README). "
+                    + "The command line overrides the file (default: none).")
+    Path config;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -133,6 +158,9 @@ public final class LaunchOptions {
     @Parameters(paramLabel = "PROGRAM", arity = "0..*", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "A main class (found on -cp) or a jar whose manifest names its Main-Class, then its arguments.")
     List<String> program = new ArrayList<>();
+
+    /** The config file's per-node list, or empty. */
+    List<NodeSettings> nodeSettings = List.of();
 
     /**
      * What {@link #parse} produced: a concluded context to run, or (context null) an exit code.
@@ -160,12 +188,23 @@ public final class LaunchOptions {
         return cl;
     }
 
-    /** Parses and checks {@code args}; never exits. Help and version go to {@code out}, errors to {@code err}. */
+    /**
+     * Parses and checks {@code args}; never exits. Help and version go to {@code out}, errors to
+     * {@code err}. With {@code --config FILE}, options the command line leaves out come from the file.
+     */
     public static Result parse(String[] args, PrintWriter out, PrintWriter err) {
         LaunchOptions options = new LaunchOptions();
         CommandLine cl = commandLine(options);
+        ConfigDefaults fromFile = null;
         try {
             cl.parseArgs(args);
+            if (options.config != null && !cl.isUsageHelpRequested() && !cl.isVersionHelpRequested()) {
+                fromFile = new ConfigDefaults(ConfigFile.read(options.config, ConfigDefaults.optionKeys(cl.getCommandSpec())));
+                options = new LaunchOptions();
+                cl = commandLine(options);
+                cl.setDefaultValueProvider(fromFile);
+                fromFile.apply(options, cl.parseArgs(args));
+            }
             if (cl.isUsageHelpRequested()) {
                 cl.usage(out);
                 out.flush();
@@ -182,9 +221,9 @@ public final class LaunchOptions {
             }
             return new Result(context, 0);
         } catch (CommandLine.ParameterException e) {
-            return usageError(err, e.getMessage());
+            return usageError(err, fromFile == null ? e.getMessage() : fromFile.explain(e, args));
         } catch (UsageException | IllegalArgumentException e) {
-            return usageError(err, e.getMessage());
+            return usageError(err, fromFile == null ? e.getMessage() : fromFile.explain(e.getMessage()));
         }
     }
 
@@ -246,7 +285,12 @@ public final class LaunchOptions {
                 .resumePolicy(policyKind)
                 .memoryLimitBytes(memoryLimit)
                 .shrinkHeapOnPark(shrinkHeapOnPark)
-                .offHeapMessages(offHeapMessages);
+                .offHeapMessages(offHeapMessages)
+                .nodeSettings(nodeSettings)
+                .statusLine(progress == null && ProgressReporter.stderrIsTerminal())
+                .progressSeconds(progress == null ? 0 : progress)
+                .traceFile(trace)
+                .reportFile(report);
         return ctx.conclude();
     }
 

@@ -16,9 +16,13 @@ import java.util.List;
  */
 public record JobStats(double wallTimeSeconds, int exitCode, String failure, List<Node> nodes, List<Slave> slaves) {
 
-    /** One node's totals. {@code maxRunning} is the most slaves ever RUNNING at once. */
+    /**
+     * One node's totals. {@code maxRunning} is the most slaves ever RUNNING at once; the times,
+     * resumes and {@code peakRssBytes} are its slaves' values summed.
+     */
     public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
-                       long bytesSpilled, long spillFiles) {
+                       long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
+                       double runnableSeconds, long resumes, long peakRssBytes) {
     }
 
     /** One slave. Times are spent in each state; {@code exitCode} is -1 if the process never ended. */

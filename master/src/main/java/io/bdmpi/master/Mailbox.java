@@ -1,6 +1,7 @@
 package io.bdmpi.master;
 
 import io.bdmpi.protocol.MasterReply;
+import io.bdmpi.protocol.Payload;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One receiver's side of MPI matching: messages that arrived before a receive asked for them
@@ -136,6 +138,20 @@ final class Mailbox {
             }
         }
         return out;
+    }
+
+    /** Hands every payload this mailbox holds (waiting messages, uncollected results) to {@code sink}. */
+    void forEachBuffered(Consumer<Payload> sink) {
+        for (StoredMessage m : unexpected) {
+            sink.accept(m.payload());
+        }
+        for (MasterReply.Completion c : matched.values()) {
+            if (c instanceof MasterReply.Delivery d) {
+                sink.accept(d.payload());
+            } else if (c instanceof MasterReply.CollectiveDone done) {
+                done.pieces().forEach(sink);
+            }
+        }
     }
 
     private boolean isPosted(long requestId) {

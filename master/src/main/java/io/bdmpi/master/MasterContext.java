@@ -10,6 +10,8 @@ import java.util.List;
  * command-line options and config-file fields onto these setters; {@link #conclude()} validates the
  * whole once, before anything starts, and errors name the setting and its bound.
  *
+ * <p>Each getter documents its setting; the setter of the same name sets it and returns this.
+ *
  * <p>Not thread-safe: fill it on one thread, conclude it, then hand it to {@link NodeMaster}.
  */
 public final class MasterContext {
@@ -41,6 +43,11 @@ public final class MasterContext {
     private long memoryLimitBytes;
     private boolean shrinkHeapOnPark;
     private boolean offHeapMessages;
+    private List<NodeSettings> nodeSettings = List.of();
+    private boolean statusLine;
+    private Path traceFile;
+    private Path reportFile;
+    private double progressSeconds;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private boolean concluded;
 
@@ -120,6 +127,33 @@ public final class MasterContext {
     public boolean offHeapMessages() { return offHeapMessages; }
     public MasterContext offHeapMessages(boolean v) { offHeapMessages = v; return this; }
 
+    /**
+     * Per-node settings from the config file, one per node in node order, or empty. Node 0's
+     * slaves, running and work directory are already applied to this context by the launcher;
+     * the list keeps every node's values (memory limit included) for the masters of other nodes.
+     */
+    public List<NodeSettings> nodeSettings() { return nodeSettings; }
+    public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
+
+    /** Where to write the Chrome trace-event JSON of every slave's states, or null: --trace. */
+    public Path traceFile() { return traceFile; }
+    public MasterContext traceFile(Path v) { traceFile = v; return this; }
+
+    /** Where to write the self-contained HTML report (timeline and statistics), or null: --report. */
+    public Path reportFile() { return reportFile; }
+    public MasterContext reportFile(Path v) { reportFile = v; return this; }
+
+    /**
+     * Show a live status line on stderr, redrawn in place (for a terminal); slave output then passes
+     * through the master so that the two never mix within a line. Default false.
+     */
+    public boolean statusLine() { return statusLine; }
+    public MasterContext statusLine(boolean v) { statusLine = v; return this; }
+
+    /** Print a one-line progress summary on stderr every this many seconds; 0 for none: --progress. Default 0. */
+    public double progressSeconds() { return progressSeconds; }
+    public MasterContext progressSeconds(double v) { progressSeconds = v; return this; }
+
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
@@ -167,6 +201,12 @@ public final class MasterContext {
                     errors.add("--memory-limit: " + why);
                 }
             }
+        }
+        if (!(progressSeconds >= 0) || Double.isInfinite(progressSeconds)) {
+            errors.add("--progress=" + progressSeconds + " must be a number of seconds, 0 or more");
+        }
+        if (!nodeSettings.isEmpty() && nodeSettings.size() != nodes) {
+            errors.add("the config file's per-node list has " + nodeSettings.size() + " entries for -nn=" + nodes + " nodes");
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));

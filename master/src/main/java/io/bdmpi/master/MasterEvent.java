@@ -51,6 +51,10 @@ sealed interface MasterEvent {
     record Tick() implements MasterEvent {
     }
 
+    /** Hand a snapshot of the job's state to the caller (progress display, any time). */
+    record SnapshotRequested(CompletableFuture<JobSnapshot> result) implements MasterEvent {
+    }
+
     /** Hand a snapshot of the statistics to the caller (after the job ended). */
     record StatsRequested(CompletableFuture<JobStats> result) implements MasterEvent {
     }

@@ -53,6 +53,10 @@ public final class NodeMaster {
     /** This master's node: 0 until MPI said otherwise. */
     private int node;
 
+    /**
+     * @param context the job's settings, already {@linkplain MasterContext#conclude() concluded}
+     * @throws IllegalStateException if the context was not concluded
+     */
     public NodeMaster(MasterContext context) {
         if (!context.isConcluded()) {
             throw new IllegalStateException("conclude() the MasterContext first");
@@ -89,6 +93,8 @@ public final class NodeMaster {
         MessageStore messages = MessageStore.ON_HEAP;
         SlaveIo io = null;
         ResidencySampler sampler = null;
+        ProgressReporter progress = null;
+        TimelineRecorder timeline = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bdmpi-ticker"));
         boolean started = false;
@@ -136,6 +142,10 @@ public final class NodeMaster {
             Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.running(), policy, messages,
                     System::nanoTime,
                     deleteSpillFile, outcome::complete);
+            if (context.traceFile() != null || context.reportFile() != null) {
+                timeline = new TimelineRecorder(workDir.root().resolve("timeline.bin"), sessions.length, scheduler.startNs());
+                scheduler.recordTimeline(timeline);
+            }
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
                 slot.event = null;
@@ -153,6 +163,10 @@ public final class NodeMaster {
                         TimeUnit.MILLISECONDS);
             }
             io.start();
+            progress = ProgressReporter.start(context, event -> ring.publishEvent(PUBLISH, event));
+            if (progress != null) {
+                processes.forEach(progress::forwardOutputOf);
+            }
             for (int i = 0; i < processes.size(); i++) {
                 int r = sessions[i].worldRank;
                 MemoryCgroup limit = cgroup;
@@ -178,6 +192,7 @@ public final class NodeMaster {
             if (started) {
                 disruptor.halt();
             }
+            closeQuietly(progress);
             closeQuietly(io);
             closeQuietly(sampler);
             fileDeleter.shutdownNow();
@@ -185,6 +200,8 @@ public final class NodeMaster {
             closeQuietly(cgroup);
             closeQuietly(messages);
             writeStats(stats);
+            TimelineOutputs.write(context, timeline, stats);
+            closeQuietly(timeline);
             closeQuietly(workDir);
             result = endTogether(result, internode, link);
             cleanedUp.countDown();

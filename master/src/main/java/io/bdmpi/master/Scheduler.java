@@ -68,6 +68,8 @@ final class Scheduler {
     private int exited;
     private long spillFiles;
     private JobOutcome outcome;
+    /** Records state intervals for --trace/--report, or null. */
+    private TimelineRecorder timeline;
 
     /**
      * @param slaves          index = world rank; all STARTING
@@ -155,7 +157,12 @@ final class Scheduler {
             onConnectionLost(lost.connection());
         } else if (event instanceof MasterEvent.StopRequested stop) {
             fail(stop.exitCode(), stop.reason());
+        } else if (event instanceof MasterEvent.SnapshotRequested s) {
+            s.result().complete(JobSnapshot.of(slaves, clockNs.getAsLong() - startNs));
         } else if (event instanceof MasterEvent.StatsRequested s) {
+            if (timeline != null) {
+                timeline.jobEnded(clockNs.getAsLong());
+            }
             s.result().complete(stats());
         }
     }
@@ -169,6 +176,16 @@ final class Scheduler {
             resume(runnable.remove(policy.pick(runnable)));
         }
         detectDeadlock();
+    }
+
+    /** The clock reading every time in the statistics and the timeline counts from. */
+    long startNs() {
+        return startNs;
+    }
+
+    /** Records every transition into {@code recorder} from now on. */
+    void recordTimeline(TimelineRecorder recorder) {
+        timeline = recorder;
     }
 
     int maxRunning() {
@@ -453,7 +470,11 @@ final class Scheduler {
         if (!s.state.canMoveTo(to)) {
             throw new IllegalStateException("rank " + s.worldRank + ": illegal transition " + s.state + " -> " + to);
         }
-        s.accountUntil(clockNs.getAsLong());
+        long now = clockNs.getAsLong();
+        s.accountUntil(now);
+        if (timeline != null) {
+            timeline.transition(s.worldRank, to, now, () -> pendingCall(s));
+        }
         if (s.state == SlaveState.RUNNING) {
             running--;
         }
@@ -540,11 +561,15 @@ final class Scheduler {
                 return null;
             }
             if (s.state.isBlocked()) {
-                String call = s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
-                pending.add("rank " + s.worldRank + ": " + call);
+                pending.add("rank " + s.worldRank + ": " + pendingCall(s));
             }
         }
         return pending;
+    }
+
+    /** The call a parked slave waits in: its receives and collectives, or its probe or critical section. */
+    private String pendingCall(SlaveSession s) {
+        return s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
     }
 
     /** The receives and collectives a parked slave waits for. */
@@ -652,15 +677,26 @@ final class Scheduler {
         long messages = 0;
         long inline = 0;
         long spilled = 0;
+        long runNs = 0;
+        long blockedNs = 0;
+        long runnableNs = 0;
+        long resumes = 0;
+        long peakRss = 0;
         for (SlaveSession s : slaves) {
             s.accountUntil(now);
             messages += s.messagesSent;
             inline += s.bytesSentInline;
             spilled += s.bytesSentSpilled;
+            runNs += s.runNs;
+            blockedNs += s.blockedNs;
+            runnableNs += s.runnableNs;
+            resumes += s.resumes;
+            peakRss += s.peakRssBytes;
             list.add(new JobStats.Slave(s.worldRank, node, s.pid, s.exitCode, seconds(s.runNs), seconds(s.blockedNs),
                     seconds(s.runnableNs), s.resumes, s.messagesSent, s.bytesSentInline, s.bytesSentSpilled, s.peakRssBytes));
         }
-        JobStats.Node thisNode = new JobStats.Node(node, slaves.length, nrunning, maxRunning, messages, inline, spilled, spillFiles);
+        JobStats.Node thisNode = new JobStats.Node(node, slaves.length, nrunning, maxRunning, messages, inline, spilled,
+                spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, peakRss);
         JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
         return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list);
     }

@@ -60,7 +60,10 @@ final class SlaveLauncher {
         return cmd;
     }
 
-    /** Starts one slave; its output goes straight to the launcher's terminal (lines are kept whole by the slave). */
+    /**
+     * Starts one slave. Its output goes straight to the launcher's stdout and stderr (lines are kept
+     * whole by the slave), or, with a status line, to pipes the {@link ProgressReporter} forwards.
+     */
     Process start(SlaveEnvironment env) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command());
         pb.environment().putAll(env.toVariables());
@@ -68,8 +71,9 @@ final class SlaveLauncher {
             pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, "true");
         }
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.redirectOutput(ProcessBuilder.Redirect.INHERIT);
-        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        ProcessBuilder.Redirect output = context.statusLine() ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT;
+        pb.redirectOutput(output);
+        pb.redirectError(output);
         return pb.start();
     }
 

@@ -362,4 +362,39 @@ class SchedulerTest {
         request(0, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 1, 1, true));
         assertEquals(new MasterReply.ProbeResult(true, 1, 1, 3), conns[0].take());
     }
+
+    private JobSnapshot snapshot() {
+        java.util.concurrent.CompletableFuture<JobSnapshot> f = new java.util.concurrent.CompletableFuture<>();
+        scheduler.onEvent(new MasterEvent.SnapshotRequested(f));
+        return f.getNow(null);
+    }
+
+    @Test
+    void snapshotCountsStatesAndTheDataHeldForReceivers() {
+        start(3, 1);
+        JobSnapshot s = snapshot();
+        assertEquals(1, s.running());
+        assertEquals(2, s.runnable());
+        assertEquals(0, s.messagesInMemory() + s.messagesOnDisk());
+
+        int running = slaves[0].state == SlaveState.RUNNING ? 0 : slaves[1].state == SlaveState.RUNNING ? 1 : 2;
+        int a = (running + 1) % 3;
+        int b = (running + 2) % 3;
+        request(running, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, a, 1, bytes(1, 2, 3, 4, 5)));
+        request(running, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, b, 1, new Payload.Spilled("f1", 1000)));
+        request(running, new SlaveRequest.PostRecv(9, Protocol.COMM_WORLD_ID, a, 2));
+        request(running, new SlaveRequest.Collect(new long[] {9}, 1, true));
+        batchEnd();
+        s = snapshot();
+        assertEquals(1, s.messagesInMemory());
+        assertEquals(5, s.bytesInMemory());
+        assertEquals(1, s.messagesOnDisk());
+        assertEquals(1000, s.bytesOnDisk());
+        assertEquals(1, s.blockedInReceive(), "the sender now waits in its receive");
+        assertEquals(1, s.running());
+        assertEquals(1, s.runnable());
+        assertEquals(0, s.blockedInCollective() + s.finished() + s.starting());
+        assertEquals(3, s.slaves());
+        assertEquals(now, s.elapsedNanos());
+    }
 }

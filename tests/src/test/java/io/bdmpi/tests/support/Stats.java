@@ -27,10 +27,11 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
             .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
-    /** One node's totals; {@code maxRunning} is the most slaves ever RUNNING at once on it. */
+    /** One node's totals; {@code maxRunning} is the most slaves ever RUNNING at once on it; times, resumes, peak RSS summed over its slaves. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
-                       long bytesSpilled, long spillFiles) {
+                       long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
+                       double runnableSeconds, long resumes, long peakRssBytes) {
     }
 
     /** One slave (rank). Times are seconds spent in each state. */
