@@ -29,11 +29,13 @@ final class Collectives {
 
     private final Communicators comms;
     private final SharedSpillFiles spillFiles;
+    private final Checkpointing checkpointing;
     private final Listener listener;
 
-    Collectives(Communicators comms, SharedSpillFiles spillFiles, Listener listener) {
+    Collectives(Communicators comms, SharedSpillFiles spillFiles, Checkpointing checkpointing, Listener listener) {
         this.comms = comms;
         this.spillFiles = spillFiles;
+        this.checkpointing = checkpointing;
         this.listener = listener;
     }
 
@@ -50,6 +52,11 @@ final class Collectives {
         if (comm == null) {
             listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on communicator "
                     + comms.name(commId) + ", which does not exist or does not include it (freed?)");
+            return;
+        }
+        if (start instanceof SlaveRequest.StartCollective c && c.kind().checkpoints() && commId != Protocol.COMM_WORLD_ID) {
+            listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on " + comm.name
+                    + ": checkpoints are collective over COMM_WORLD only");
             return;
         }
         int rank = comm.rankOf(s.worldRank);
@@ -70,9 +77,21 @@ final class Collectives {
         comm.closed(op);
         int n = comm.size();
         int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op) : new int[n][0];
+        Checkpointing.Outcome checkpoint = null;
+        if (op.reference() instanceof SlaveRequest.StartCollective c && c.kind().checkpoints()) {
+            try {
+                checkpoint = c.kind() == CollectiveKind.CHECKPOINT ? checkpointing.checkpoint(op) : checkpointing.restore(op);
+            } catch (Checkpointing.CheckpointException e) {
+                listener.failed(e.getMessage());
+                return;
+            }
+            for (int rank = 0; rank < n; rank++) {
+                values[rank] = new int[] {checkpoint.sequence()};
+            }
+        }
         List<MasterReply.CollectiveDone> results = new ArrayList<>(n);
         for (int rank = 0; rank < n; rank++) {
-            List<Payload> pieces = op.piecesFor(rank);
+            List<Payload> pieces = checkpoint != null ? checkpoint.pieces().get(rank) : op.piecesFor(rank);
             for (Payload p : pieces) {
                 if (p instanceof Payload.Slice slice) {
                     spillFiles.retain(slice.fileName());

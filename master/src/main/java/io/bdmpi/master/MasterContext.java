@@ -38,6 +38,9 @@ public final class MasterContext {
     private List<String> slaveJvmOptions = List.of();
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private Path checkpointDir;
+    private Path restartDir;
+    private int recoveries;
     private boolean concluded;
 
     /** Number of nodes (one master each). Default 1. */
@@ -93,6 +96,24 @@ public final class MasterContext {
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
 
     /**
+     * Where checkpoints ({@code mpi.BDMPI.checkpoint}) are written and kept after the job, or null
+     * for the job's work directory (gone with the job): --checkpoint-dir. Default null.
+     */
+    public Path checkpointDir() { return checkpointDir; }
+    public MasterContext checkpointDir(Path v) { checkpointDir = v; return this; }
+
+    /**
+     * A checkpoint directory to go on from (its latest checkpoint; new ones are written there too
+     * unless {@link #checkpointDir} says otherwise), or null: --restart. Default null.
+     */
+    public Path restartDir() { return restartDir; }
+    public MasterContext restartDir(Path v) { restartDir = v; return this; }
+
+    /** How many times a job whose rank died rolls back to its last checkpoint: --recover. Default 0. */
+    public int recoveries() { return recoveries; }
+    public MasterContext recoveries(int v) { recoveries = v; return this; }
+
+    /**
      * Checks every rule once. Call before {@link NodeMaster#run}.
      *
      * @throws IllegalArgumentException naming the setting and the bound it breaks
@@ -119,6 +140,12 @@ public final class MasterContext {
         }
         if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
             errors.add("-wd=" + workDirParent + " is not a writable directory");
+        }
+        if (recoveries < 0) {
+            errors.add("--recover=" + recoveries + " must be at least 0");
+        }
+        if (restartDir != null && !Files.isDirectory(restartDir)) {
+            errors.add("--restart=" + restartDir + " is not a directory");
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));

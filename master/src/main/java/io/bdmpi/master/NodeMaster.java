@@ -43,6 +43,8 @@ public final class NodeMaster {
     static final int EXIT_STOPPED = 143;
 
     private static final EventTranslatorOneArg<EventSlot, MasterEvent> PUBLISH = (slot, seq, event) -> slot.event = event;
+    private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested("bdmpiexec was stopped by a signal",
+            EXIT_STOPPED);
 
     private final MasterContext context;
 
@@ -60,32 +62,122 @@ public final class NodeMaster {
 
     /**
      * Runs the job to its end and cleans up after it (no slave left running, work directory
-     * removed), whatever happens. Prints a one-line reason to stderr when the job fails.
+     * removed), whatever happens. Prints a one-line reason to stderr when the job fails. With
+     * {@code --recover N}, a job whose rank died starts again from its last checkpoint, at most N
+     * times.
      *
      * @return the exit code for bdmpiexec: 0 only if every rank finalized and exited 0
      */
     public int run() {
-        CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
         CountDownLatch cleanedUp = new CountDownLatch(1);
-        List<Process> processes = new ArrayList<>();
-        Disruptor<EventSlot> disruptor = new Disruptor<>(EventSlot::new, RING_SIZE, r -> daemon(r, "bdmpi-scheduler"),
-                ProducerType.MULTI, new BlockingWaitStrategy());
-        RingBuffer<EventSlot> ring = disruptor.getRingBuffer();
         Thread hook = new Thread(() -> {
-            if (!outcome.isDone()) {
-                ring.publishEvent(PUBLISH, new MasterEvent.StopRequested("bdmpiexec was stopped by a signal", EXIT_STOPPED));
+            stopRequested = true;
+            Attempt attempt = current;
+            if (attempt != null && !attempt.outcome.isDone()) {
+                attempt.ring.publishEvent(PUBLISH, STOPPED_BY_SIGNAL);
                 awaitQuietly(cleanedUp);
             }
         }, "bdmpi-shutdown");
         WorkDirectory workDir = null;
-        SlaveIo io = null;
-        ResidencySampler sampler = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
-        boolean started = false;
         JobStats stats = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
             workDir = WorkDirectory.create(context.workDirParent()).guardAgainstMasterDeath();
+            CheckpointStore store = checkpointStore(workDir);
+            List<JobStats.Recovery> recoveries = new ArrayList<>();
+            boolean restoring = context.restartDir() != null;
+            long failedAtNs = 0;
+            while (true) {
+                Attempt attempt = new Attempt(new Checkpointing(store, restoring));
+                JobOutcome result;
+                try {
+                    result = attempt.run(workDir, fileDeleter);
+                    stats = attempt.stats;
+                } finally {
+                    attempt.close();
+                }
+                if (!recoveries.isEmpty()) {
+                    recoveries.set(recoveries.size() - 1, recoveries.get(recoveries.size() - 1)
+                            .restoredAfter(attempt.checkpointing.restoredNs() - failedAtNs));
+                }
+                boolean recover = result.rankDied() && recoveries.size() < context.recoveries()
+                        && store.latest() != null && !stopRequested;
+                if (!recover) {
+                    stats = stats == null ? null : stats.withRecoveries(recoveries);
+                    return report(result);
+                }
+                failedAtNs = System.nanoTime();
+                long checkpointNs = attempt.checkpointing.lastCheckpointNs();
+                recoveries.add(new JobStats.Recovery(recoveries.size() + 1, result.failure(), store.latest().sequence(),
+                        (failedAtNs - (checkpointNs > 0 ? checkpointNs : attempt.startNs)) / 1e9, -1));
+                System.err.println("bdmpiexec: " + result.failure() + "; rolling back to checkpoint "
+                        + store.latest().sequence() + " (recovery " + recoveries.size() + " of " + context.recoveries() + ")");
+                store.removeIncomplete();
+                workDir.clearSpill();
+                restoring = true;
+            }
+        } catch (IOException e) {
+            return report(JobOutcome.failed(1, "cannot start the job: " + e.getMessage()));
+        } catch (InterruptedException | ExecutionException e) {
+            return report(JobOutcome.failed(1, "master interrupted: " + e));
+        } finally {
+            fileDeleter.shutdownNow();
+            writeStats(stats);
+            closeQuietly(workDir);
+            cleanedUp.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running and waits for this cleanup, which is done.
+            }
+        }
+    }
+
+    private CheckpointStore checkpointStore(WorkDirectory workDir) throws IOException {
+        Path dir = context.checkpointDir() != null ? context.checkpointDir()
+                : context.restartDir() != null ? context.restartDir() : workDir.root().resolve("checkpoints");
+        CheckpointStore store = new CheckpointStore(dir, workDir.spill());
+        if (context.restartDir() != null) {
+            CheckpointStore.Manifest latest = new CheckpointStore(context.restartDir(), workDir.spill()).latest();
+            if (latest == null) {
+                throw new IOException("no checkpoint to restart from in " + context.restartDir());
+            }
+            if (latest.ranks() != context.slaves()) {
+                throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "
+                        + latest.ranks() + " ranks but this job has -ns " + context.slaves());
+            }
+        }
+        store.removeIncomplete();
+        return store;
+    }
+
+    /** Set by the shutdown hook: no new attempt starts after a signal. */
+    private volatile boolean stopRequested;
+    /** The attempt running now, for the shutdown hook. */
+    private volatile Attempt current;
+
+    /** One run of the slaves, from spawning them to the job's outcome: the whole job unless it recovers. */
+    private final class Attempt implements AutoCloseable {
+        final CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
+        final List<Process> processes = new ArrayList<>();
+        final Disruptor<EventSlot> disruptor = new Disruptor<>(EventSlot::new, RING_SIZE, r -> daemon(r, "bdmpi-scheduler"),
+                ProducerType.MULTI, new BlockingWaitStrategy());
+        final RingBuffer<EventSlot> ring = disruptor.getRingBuffer();
+        final Checkpointing checkpointing;
+        final long startNs = System.nanoTime();
+        SlaveIo io;
+        ResidencySampler sampler;
+        boolean started;
+        JobStats stats;
+
+        Attempt(Checkpointing checkpointing) {
+            this.checkpointing = checkpointing;
+        }
+
+        JobOutcome run(WorkDirectory workDir, ExecutorService fileDeleter)
+                throws IOException, InterruptedException, ExecutionException {
+            current = this;
             io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
             SlaveSession[] sessions = spawn(workDir, processes);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
@@ -97,7 +189,7 @@ public final class NodeMaster {
             Path spillDir = workDir.spill();
             Consumer<String> deleteSpillFile = name -> fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
             Scheduler scheduler = new Scheduler(sessions, context.running(), policy, System::nanoTime, deleteSpillFile,
-                    outcome::complete);
+                    checkpointing, outcome::complete);
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
                 MasterEvent event = slot.event;
                 slot.event = null;
@@ -109,6 +201,9 @@ public final class NodeMaster {
             disruptor.setDefaultExceptionHandler(new FailJob(outcome));
             disruptor.start();
             started = true;
+            if (stopRequested) {
+                ring.publishEvent(PUBLISH, STOPPED_BY_SIGNAL);
+            }
             io.start();
             for (int rank = 0; rank < processes.size(); rank++) {
                 int r = rank;
@@ -117,27 +212,17 @@ public final class NodeMaster {
             JobOutcome result = outcome.get();
             killAll(processes);
             stats = requestStats(ring);
-            return report(result);
-        } catch (IOException e) {
-            return report(JobOutcome.failed(1, "cannot start the job: " + e.getMessage()));
-        } catch (InterruptedException | ExecutionException e) {
-            return report(JobOutcome.failed(1, "master interrupted: " + e));
-        } finally {
+            return result;
+        }
+
+        @Override
+        public void close() {
             killAll(processes);
             if (started) {
                 disruptor.halt();
             }
             closeQuietly(io);
             closeQuietly(sampler);
-            fileDeleter.shutdownNow();
-            writeStats(stats);
-            closeQuietly(workDir);
-            cleanedUp.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running and waits for this cleanup, which is done.
-            }
         }
     }
 

@@ -47,10 +47,11 @@ final class Scheduler {
     /**
      * @param slaves          index = world rank; all STARTING
      * @param deleteSpillFile deletes a spill file (by name) the master owned, off this thread
+     * @param checkpointing   takes and restores the job's checkpoints
      * @param onEnd           called once, on this thread, when the job has succeeded or failed
      */
     Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
-              Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+              Consumer<String> deleteSpillFile, Checkpointing checkpointing, Consumer<JobOutcome> onEnd) {
         this.slaves = slaves;
         this.nrunning = nrunning;
         this.policy = policy;
@@ -59,7 +60,7 @@ final class Scheduler {
         this.startNs = clockNs.getAsLong();
         this.comms = new Communicators(slaves.length);
         this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
-        this.collectives = new Collectives(comms, sharedSpillFiles, new Collectives.Listener() {
+        this.collectives = new Collectives(comms, sharedSpillFiles, checkpointing, new Collectives.Listener() {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
                 member.mailbox.complete(done);
@@ -403,8 +404,10 @@ final class Scheduler {
         transition(s, SlaveState.EXITED);
         exited++;
         if (before != SlaveState.FINALIZED) {
-            fail(1, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " before MPI_Finalize"
-                    + "; last MPI call: " + lastCall);
+            if (outcome == null) {
+                end(JobOutcome.rankDied("rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode)
+                        + " before MPI_Finalize; last MPI call: " + lastCall));
+            }
         } else if (exitCode != 0) {
             fail(exitCode, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " after MPI_Finalize");
         } else if (exited == slaves.length && outcome == null) {
@@ -547,7 +550,7 @@ final class Scheduler {
         }
         JobStats.Node node = new JobStats.Node(0, slaves.length, nrunning, maxRunning, messages, inline, spilled, spillFiles);
         JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
-        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(node), list);
+        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(node), list, List.of());
     }
 
     private static double seconds(long ns) {
