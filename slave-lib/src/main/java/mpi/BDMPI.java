@@ -1,10 +1,19 @@
 package mpi;
 
+import io.bdmpi.protocol.CollectiveKind;
+import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
+import io.bdmpi.protocol.ReduceOp;
+import io.bdmpi.slave.CollectiveResult;
 import io.bdmpi.slave.SlaveRuntime;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * BDMPI's extensions to MPI (LaSalle &amp; Karypis): two more communicators, critical sections,
@@ -14,6 +23,25 @@ import java.io.IOException;
  * ranks), of which only a few run at a time. These calls let a program arrange its work by node,
  * e.g. to combine data node-locally before talking to other nodes, or to keep disk-heavy phases
  * from running all at once.
+ *
+ * <p>Checkpoints are bdmpi-java's own addition (the original library has none):
+ * <pre>
+ *   MPI.Init(args);
+ *   State state = new State();              // implements Checkpointable
+ *   if (!BDMPI.restore(state)) {            // a restarted or recovered job resumes here
+ *       state.initialise();
+ *   }
+ *   while (state.iteration &lt; iterations) {
+ *       step(state);                        // may leave messages in flight: the master keeps them
+ *       state.iteration++;
+ *       if (state.iteration % 10 == 0) {
+ *           BDMPI.checkpoint(state);
+ *       }
+ *   }
+ * </pre>
+ * Run with {@code bdmpiexec --checkpoint-dir DIR} to keep checkpoints after a failed job, then
+ * {@code bdmpiexec --restart DIR} (any {@code -nr}) to go on from the last one; with
+ * {@code --recover N} a job whose rank dies rolls back to its last checkpoint by itself.
  */
 public final class BDMPI {
 
@@ -81,6 +109,74 @@ public final class BDMPI {
      */
     public static int getLocalRoot(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_rrank").lowestLocalRank();
+    }
+
+    /**
+     * Takes a checkpoint of the whole job (collective over {@code MPI.COMM_WORLD}: every rank calls
+     * it at the same point): each rank's {@code state}, saved here, plus the messages sent but not
+     * yet received, which the master holds. It is consistent because every rank is inside the
+     * call, and atomic: a job that dies during a checkpoint still has the previous one.
+     *
+     * <p>The caller must have no nonblocking operation pending and must not have sent a message
+     * that is still unreceived on a communicator other than the predefined ones (a restored job
+     * creates its communicators anew), or the job stops with the reason.
+     *
+     * @return the checkpoint's number, counting from 1 over the job's life (restarts included)
+     */
+    public static int checkpoint(Checkpointable state) throws MPIException {
+        String call = "BDMPI_Checkpoint";
+        SlaveRuntime rt = Session.enter(call);
+        if (state == null) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_ARG, call + ": null state"));
+        }
+        ByteArrayOutputStream saved = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(saved)) {
+            state.save(out);
+        } catch (IOException | RuntimeException e) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_IO, call + ": saving the state failed: " + e));
+        }
+        return checkpointCall(rt, call, CollectiveKind.CHECKPOINT, ByteBuffer.wrap(saved.toByteArray())).values()[0];
+    }
+
+    /**
+     * Restores this rank's {@code state} from the job's last checkpoint, when the job was started
+     * with {@code --restart} or is rolling back after a failure ({@code --recover}); otherwise
+     * leaves it alone. Collective over {@code MPI.COMM_WORLD}: every rank calls it once, right
+     * after {@code MPI.Init}, before any other communication.
+     *
+     * @return true if the state was restored, false if the job starts from the beginning
+     */
+    public static boolean restore(Checkpointable state) throws MPIException {
+        String call = "BDMPI_Restore";
+        SlaveRuntime rt = Session.enter(call);
+        if (state == null) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_ARG, call + ": null state"));
+        }
+        CollectiveResult result = checkpointCall(rt, call, CollectiveKind.RESTORE, ByteBuffer.allocate(0));
+        if (result.values()[0] < 0) {
+            return false;
+        }
+        try {
+            ByteBuffer bytes = result.piece(0);
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.get(copy);
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(copy))) {
+                state.restore(in);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_IO, call + ": restoring the state of checkpoint "
+                    + result.values()[0] + " failed: " + e));
+        }
+        return true;
+    }
+
+    private static CollectiveResult checkpointCall(SlaveRuntime rt, String call, CollectiveKind kind, ByteBuffer data)
+            throws MPIException {
+        try {
+            return rt.collective(Protocol.COMM_WORLD_ID, kind, 0, ReduceOp.NONE, ElementType.NONE, 0, new long[0], data);
+        } catch (IOException e) {
+            throw MPI.COMM_WORLD.handle(Errors.transport(call, e));
+        }
     }
 
     /** Membership never changes, so the master is asked once per communicator. */

@@ -149,6 +149,19 @@ public final class LaunchOptions {
                     + "The command line overrides the file (default: none).")
     Path config;
 
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job"
+                    + " (default: in the job's work directory, removed with it).")
+    Path checkpointDir;
+
+    @Option(names = "--restart", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Go on from the last checkpoint in DIR (same -ns, any -nr); new checkpoints go there too.")
+    Path restartDir;
+
+    @Option(names = "--recover", paramLabel = "N",
+            description = "When a rank dies, roll every rank back to the last checkpoint and go on, at most N times.")
+    int recover = DEFAULTS.recoveries();
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
     boolean help;
 
@@ -290,7 +303,10 @@ public final class LaunchOptions {
                 .statusLine(progress == null && ProgressReporter.stderrIsTerminal())
                 .progressSeconds(progress == null ? 0 : progress)
                 .traceFile(trace)
-                .reportFile(report);
+                .reportFile(report)
+                .checkpointDir(checkpointDir)
+                .restartDir(restartDir)
+                .recoveries(recover);
         return ctx.conclude();
     }
 

@@ -180,6 +180,8 @@ final class CollectiveOp {
             case SCATTER: return "MPI_Scatter";
             case ALLTOALL: return "MPI_Alltoall";
             case FREE: return "MPI_Comm_free";
+            case CHECKPOINT: return "BDMPI_Checkpoint";
+            case RESTORE: return "BDMPI_Restore";
             default: return kind.toString();
         }
     }

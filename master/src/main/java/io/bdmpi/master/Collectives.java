@@ -40,14 +40,17 @@ final class Collectives {
 
     private final Communicators comms;
     private final SharedSpillFiles spillFiles;
+    private final Checkpointing checkpointing;
     private final Listener listener;
     /** The other nodes' masters; null on one node. */
     private final Scheduler.RemoteNodes remote;
 
-    Collectives(Communicators comms, SharedSpillFiles spillFiles, Scheduler.RemoteNodes remote, Listener listener) {
+    Collectives(Communicators comms, SharedSpillFiles spillFiles, Scheduler.RemoteNodes remote, Checkpointing checkpointing,
+                Listener listener) {
         this.comms = comms;
         this.spillFiles = spillFiles;
         this.remote = remote;
+        this.checkpointing = checkpointing;
         this.listener = listener;
     }
 
@@ -90,6 +93,12 @@ final class Collectives {
                     + comms.name(commId) + ", which does not exist or does not include it (freed?)");
             return;
         }
+        if (start instanceof SlaveRequest.StartCollective c && c.kind().checkpoints()
+                && (commId != Protocol.COMM_WORLD_ID || remote != null)) {
+            listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on " + comm.name
+                    + ": checkpoints are collective over COMM_WORLD of a job of one node only");
+            return;
+        }
         int rank = comm.rankOf(s.worldRank);
         CollectiveOp op = comm.operation(rank);
         String problem = op.arrive(rank, new CollectiveOp.Arrival(s, requestId, start));
@@ -129,13 +138,25 @@ final class Collectives {
         comm.closed(op);
         int n = comm.size();
         int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op) : new int[n][0];
+        Checkpointing.Outcome checkpoint = null;
+        if (op.reference() instanceof SlaveRequest.StartCollective c && c.kind().checkpoints()) {
+            try {
+                checkpoint = c.kind() == CollectiveKind.CHECKPOINT ? checkpointing.checkpoint(op) : checkpointing.restore(op);
+            } catch (Checkpointing.CheckpointException e) {
+                listener.failed(e.getMessage());
+                return;
+            }
+            for (int rank = 0; rank < n; rank++) {
+                values[rank] = new int[] {checkpoint.sequence()};
+            }
+        }
         List<MasterReply.CollectiveDone> results = new ArrayList<>(n);
         for (int rank = 0; rank < n; rank++) {
             if (op.arrival(rank).slave() == null) {
                 results.add(null); // a member of another node: its master hands it its result
                 continue;
             }
-            List<Payload> pieces = op.piecesFor(rank);
+            List<Payload> pieces = checkpoint != null ? checkpoint.pieces().get(rank) : op.piecesFor(rank);
             for (Payload p : pieces) {
                 if (p instanceof Payload.Slice slice) {
                     spillFiles.retain(slice.fileName());

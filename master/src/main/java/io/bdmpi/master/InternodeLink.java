@@ -144,6 +144,6 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
             return local;
         }
         int failed = peerFailure.get();
-        return failed == 0 ? local : new JobOutcome(failed, null);
+        return failed == 0 ? local : new JobOutcome(failed, null, false);
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
  * End-of-run statistics, written as JSON by {@code --stats}. The field names are the documented
  * schema (README, "Statistics").
  */
-public record JobStats(double wallTimeSeconds, int exitCode, String failure, List<Node> nodes, List<Slave> slaves) {
+public record JobStats(double wallTimeSeconds, int exitCode, String failure, List<Node> nodes, List<Slave> slaves,
+                       List<Recovery> recoveries) {
 
     /**
      * One node's totals. {@code maxRunning} is the most slaves ever RUNNING at once; the times,
@@ -66,7 +67,24 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
             failure = "no statistics from node(s) " + missing;
         }
         allSlaves.sort(Comparator.comparingInt(Slave::rank));
-        new JobStats(wall, exitCode, failure, allNodes, allSlaves).write(stats);
+        new JobStats(wall, exitCode, failure, allNodes, allSlaves, List.of()).write(stats);
+    }
+
+    /**
+     * One roll-back to a checkpoint ({@code --recover}). {@code lostSeconds}: work done since the
+     * checkpoint (or since the start of the run that failed) and thrown away; {@code restartSeconds}:
+     * from the failure until every rank had its state back, -1 if they never got it.
+     */
+    public record Recovery(int recovery, String failure, int checkpoint, double lostSeconds, double restartSeconds) {
+
+        Recovery restoredAfter(long nanos) {
+            return new Recovery(recovery, failure, checkpoint, lostSeconds, nanos > 0 ? nanos / 1e9 : -1);
+        }
+    }
+
+    /** The same statistics (of the last run) with the job's recoveries. */
+    JobStats withRecoveries(List<Recovery> list) {
+        return new JobStats(wallTimeSeconds, exitCode, failure, nodes, slaves, List.copyOf(list));
     }
 
     /** Writes this as indented JSON. */

@@ -127,6 +127,16 @@ final class Mailbox {
         return out;
     }
 
+    /** Whether no receive is posted and no completed request waits to be collected. */
+    boolean hasNoRequests() {
+        return posted.isEmpty() && matched.isEmpty();
+    }
+
+    /** The messages waiting for a receive, oldest first. */
+    List<StoredMessage> buffered() {
+        return List.copyOf(unexpected);
+    }
+
     /** The posted receives among these ids, described for a deadlock report. */
     List<String> describePosted(long[] requestIds) {
         List<String> out = new ArrayList<>();

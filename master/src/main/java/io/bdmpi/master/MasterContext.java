@@ -49,6 +49,9 @@ public final class MasterContext {
     private Path reportFile;
     private double progressSeconds;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private Path checkpointDir;
+    private Path restartDir;
+    private int recoveries;
     private boolean concluded;
 
     /** Number of nodes (one master each). Default 1. */
@@ -159,6 +162,24 @@ public final class MasterContext {
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
 
     /**
+     * Where checkpoints ({@code mpi.BDMPI.checkpoint}) are written and kept after the job, or null
+     * for the job's work directory (gone with the job): --checkpoint-dir. Default null.
+     */
+    public Path checkpointDir() { return checkpointDir; }
+    public MasterContext checkpointDir(Path v) { checkpointDir = v; return this; }
+
+    /**
+     * A checkpoint directory to go on from (its latest checkpoint; new ones are written there too
+     * unless {@link #checkpointDir} says otherwise), or null: --restart. Default null.
+     */
+    public Path restartDir() { return restartDir; }
+    public MasterContext restartDir(Path v) { restartDir = v; return this; }
+
+    /** How many times a job whose rank died rolls back to its last checkpoint: --recover. Default 0. */
+    public int recoveries() { return recoveries; }
+    public MasterContext recoveries(int v) { recoveries = v; return this; }
+
+    /**
      * Checks every rule once. Call before {@link NodeMaster#run}.
      *
      * @throws IllegalArgumentException naming the setting and the bound it breaks
@@ -207,6 +228,15 @@ public final class MasterContext {
         }
         if (!nodeSettings.isEmpty() && nodeSettings.size() != nodes) {
             errors.add("the config file's per-node list has " + nodeSettings.size() + " entries for -nn=" + nodes + " nodes");
+        }
+        if (recoveries < 0) {
+            errors.add("--recover=" + recoveries + " must be at least 0");
+        }
+        if (nodes > 1 && (recoveries > 0 || restartDir != null || checkpointDir != null)) {
+            errors.add("--recover, --restart and --checkpoint-dir work on one node only so far (-nn=" + nodes + ")");
+        }
+        if (restartDir != null && !Files.isDirectory(restartDir)) {
+            errors.add("--restart=" + restartDir + " is not a directory");
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));

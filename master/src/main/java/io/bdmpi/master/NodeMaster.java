@@ -48,6 +48,8 @@ public final class NodeMaster {
     static final int EXIT_STOPPED = 143;
 
     private static final EventTranslatorOneArg<EventSlot, MasterEvent> PUBLISH = (slot, seq, event) -> slot.event = event;
+    private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested("bdmpiexec was stopped by a signal",
+            EXIT_STOPPED);
 
     private final MasterContext context;
     /** This master's node: 0 until MPI said otherwise. */
@@ -71,36 +73,29 @@ public final class NodeMaster {
 
     /**
      * Runs the job to its end and cleans up after it (no slave left running, work directory
-     * removed), whatever happens. Prints a one-line reason to stderr when the job fails.
+     * removed), whatever happens. Prints a one-line reason to stderr when the job fails. With
+     * {@code --recover N}, a job whose rank died starts again from its last checkpoint, at most N
+     * times.
      *
      * @return the exit code for bdmpiexec: 0 only if every rank finalized and exited 0
      */
     public int run() {
-        CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
         CountDownLatch cleanedUp = new CountDownLatch(1);
-        List<Process> processes = new ArrayList<>();
-        Disruptor<EventSlot> disruptor = new Disruptor<>(EventSlot::new, RING_SIZE, r -> daemon(r, "bdmpi-scheduler"),
-                ProducerType.MULTI, new BlockingWaitStrategy());
-        RingBuffer<EventSlot> ring = disruptor.getRingBuffer();
         Thread hook = new Thread(() -> {
-            if (!outcome.isDone()) {
-                ring.publishEvent(PUBLISH, new MasterEvent.StopRequested("bdmpiexec was stopped by a signal", EXIT_STOPPED));
+            stopRequested = true;
+            Attempt attempt = current;
+            if (attempt != null && !attempt.outcome.isDone()) {
+                attempt.ring.publishEvent(PUBLISH, STOPPED_BY_SIGNAL);
                 awaitQuietly(cleanedUp);
             }
         }, "bdmpi-shutdown");
         WorkDirectory workDir = null;
         MemoryCgroup cgroup = null;
-        MessageStore messages = MessageStore.ON_HEAP;
-        SlaveIo io = null;
-        ResidencySampler sampler = null;
-        ProgressReporter progress = null;
-        TimelineRecorder timeline = null;
         ExecutorService fileDeleter = Executors.newSingleThreadExecutor(r -> daemon(r, "bdmpi-spill-deleter"));
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bdmpi-ticker"));
-        boolean started = false;
-        JobStats stats = null;
         Internode internode = null;
-        InternodeLink link = null;
+        Attempt attempt = null;
+        JobStats stats = null;
         JobOutcome result = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
@@ -122,6 +117,120 @@ public final class NodeMaster {
             if (cgroup != null) {
                 cgroup.join();
             }
+            CheckpointStore store = checkpointStore(workDir);
+            List<JobStats.Recovery> recoveries = new ArrayList<>();
+            boolean restoring = context.restartDir() != null;
+            long failedAtNs = 0;
+            while (true) {
+                if (attempt != null) {
+                    attempt.closeTimeline();
+                }
+                attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoring));
+                try {
+                    result = attempt.run(workDir, placement, cgroup, internode, fileDeleter, ticker);
+                    stats = attempt.stats;
+                } finally {
+                    attempt.close();
+                }
+                if (!recoveries.isEmpty()) {
+                    recoveries.set(recoveries.size() - 1, recoveries.get(recoveries.size() - 1)
+                            .restoredAfter(attempt.checkpointing.restoredNs() - failedAtNs));
+                }
+                boolean recover = result.rankDied() && recoveries.size() < context.recoveries()
+                        && store.latest() != null && !stopRequested;
+                if (!recover) {
+                    stats = stats == null ? null : stats.withRecoveries(recoveries);
+                    break;
+                }
+                failedAtNs = System.nanoTime();
+                long checkpointNs = attempt.checkpointing.lastCheckpointNs();
+                recoveries.add(new JobStats.Recovery(recoveries.size() + 1, result.failure(), store.latest().sequence(),
+                        (failedAtNs - (checkpointNs > 0 ? checkpointNs : attempt.startNs)) / 1e9, -1));
+                System.err.println("bdmpiexec: " + result.failure() + "; rolling back to checkpoint "
+                        + store.latest().sequence() + " (recovery " + recoveries.size() + " of " + context.recoveries() + ")");
+                store.removeIncomplete();
+                workDir.clearSpill();
+                restoring = true;
+            }
+        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+            result = JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
+        } catch (InterruptedException | ExecutionException e) {
+            result = JobOutcome.failed(1, "master interrupted: " + e);
+        } finally {
+            if (attempt != null) {
+                attempt.close();
+            }
+            fileDeleter.shutdownNow();
+            ticker.shutdownNow();
+            closeQuietly(cgroup);
+            writeStats(stats);
+            if (attempt != null) {
+                TimelineOutputs.write(context, attempt.timeline, stats);
+                attempt.closeTimeline();
+            }
+            closeQuietly(workDir);
+            result = endTogether(result, internode, attempt == null ? null : attempt.link);
+            cleanedUp.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running and waits for this cleanup, which is done.
+            }
+        }
+        return result.exitCode();
+    }
+
+    private CheckpointStore checkpointStore(WorkDirectory workDir) throws IOException {
+        Path dir = context.checkpointDir() != null ? context.checkpointDir()
+                : context.restartDir() != null ? context.restartDir() : workDir.root().resolve("checkpoints");
+        CheckpointStore store = new CheckpointStore(dir, workDir.spill());
+        if (context.restartDir() != null) {
+            CheckpointStore.Manifest latest = new CheckpointStore(context.restartDir(), workDir.spill()).latest();
+            if (latest == null) {
+                throw new IOException("no checkpoint to restart from in " + context.restartDir());
+            }
+            if (latest.ranks() != context.slaves()) {
+                throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "
+                        + latest.ranks() + " ranks but this job has -ns " + context.slaves());
+            }
+        }
+        store.removeIncomplete();
+        return store;
+    }
+
+    /** Set by the shutdown hook: no new attempt starts after a signal. */
+    private volatile boolean stopRequested;
+    /** The attempt running now, for the shutdown hook. */
+    private volatile Attempt current;
+
+    /** One run of the slaves, from spawning them to the job's outcome: the whole job unless it recovers. */
+    private final class Attempt implements AutoCloseable {
+        final CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
+        final List<Process> processes = new ArrayList<>();
+        final Disruptor<EventSlot> disruptor = new Disruptor<>(EventSlot::new, RING_SIZE, r -> daemon(r, "bdmpi-scheduler"),
+                ProducerType.MULTI, new BlockingWaitStrategy());
+        final RingBuffer<EventSlot> ring = disruptor.getRingBuffer();
+        final int number;
+        final Checkpointing checkpointing;
+        final long startNs = System.nanoTime();
+        MessageStore messages = MessageStore.ON_HEAP;
+        SlaveIo io;
+        ResidencySampler sampler;
+        ProgressReporter progress;
+        TimelineRecorder timeline;
+        InternodeLink link;
+        boolean started;
+        JobStats stats;
+
+        Attempt(int number, Checkpointing checkpointing) {
+            this.number = number;
+            this.checkpointing = checkpointing;
+        }
+
+        JobOutcome run(WorkDirectory workDir, Placement placement, MemoryCgroup cgroup, Internode internode,
+                       ExecutorService fileDeleter, ScheduledExecutorService ticker)
+                throws IOException, InterruptedException, ExecutionException {
+            current = this;
             io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
             SlaveSession[] sessions = spawn(workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
@@ -137,13 +246,13 @@ public final class NodeMaster {
                         event -> ring.publishEvent(PUBLISH, event), deleteSpillFile);
             }
             if (context.offHeapMessages()) {
-                messages = ChronicleMessageStore.create(workDir.root().resolve("messages.cm3"));
+                messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
             }
             Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.running(), policy, messages,
-                    System::nanoTime,
-                    deleteSpillFile, outcome::complete);
+                    System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
             if (context.traceFile() != null || context.reportFile() != null) {
-                timeline = new TimelineRecorder(workDir.root().resolve("timeline.bin"), sessions.length, scheduler.startNs());
+                timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), sessions.length,
+                        scheduler.startNs());
                 scheduler.recordTimeline(timeline);
             }
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
@@ -157,6 +266,9 @@ public final class NodeMaster {
             disruptor.setDefaultExceptionHandler(new FailJob(outcome));
             disruptor.start();
             started = true;
+            if (stopRequested) {
+                ring.publishEvent(PUBLISH, STOPPED_BY_SIGNAL);
+            }
             if (link != null) {
                 link.startReceiving();
                 ticker.scheduleAtFixedRate(() -> ring.publishEvent(PUBLISH, new MasterEvent.Tick()), TICK_MS, TICK_MS,
@@ -177,41 +289,32 @@ public final class NodeMaster {
                     ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue()));
                 });
             }
-            result = outcome.get();
+            JobOutcome result = outcome.get();
             if (link != null) {
                 link.announce(result);
             }
             killAll(processes);
             stats = requestStats(ring);
-        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
-            result = JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
-        } catch (InterruptedException | ExecutionException e) {
-            result = JobOutcome.failed(1, "master interrupted: " + e);
-        } finally {
+            return result;
+        }
+
+        /** Ends the slaves and the threads of this attempt; the timeline stays for the outputs. */
+        @Override
+        public void close() {
             killAll(processes);
             if (started) {
                 disruptor.halt();
+                started = false;
             }
             closeQuietly(progress);
             closeQuietly(io);
             closeQuietly(sampler);
-            fileDeleter.shutdownNow();
-            ticker.shutdownNow();
-            closeQuietly(cgroup);
             closeQuietly(messages);
-            writeStats(stats);
-            TimelineOutputs.write(context, timeline, stats);
-            closeQuietly(timeline);
-            closeQuietly(workDir);
-            result = endTogether(result, internode, link);
-            cleanedUp.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running and waits for this cleanup, which is done.
-            }
         }
-        return result.exitCode();
+
+        void closeTimeline() {
+            closeQuietly(timeline);
+        }
     }
 
     /**

@@ -74,12 +74,13 @@ final class Scheduler {
     /**
      * @param slaves          index = world rank; all STARTING
      * @param deleteSpillFile deletes a spill file (by name) the master owned, off this thread
+     * @param checkpointing   takes and restores the job's checkpoints
      * @param onEnd           called once, on this thread, when the job has succeeded or failed
      */
     Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
-              Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+              Consumer<String> deleteSpillFile, Checkpointing checkpointing, Consumer<JobOutcome> onEnd) {
         this(Placement.of("block", 1, slaves.length), 0, null, slaves, nrunning, policy, MessageStore.ON_HEAP, clockNs,
-                deleteSpillFile, onEnd);
+                deleteSpillFile, checkpointing, onEnd);
     }
 
     /**
@@ -87,10 +88,12 @@ final class Scheduler {
      *
      * @param slaves   this node's slaves, in local order ({@link Placement#ranksOn})
      * @param remote   the other nodes' masters; null when the job has one node
-     * @param messages where buffered inline messages wait for their receivers
+     * @param messages      where buffered inline messages wait for their receivers
+     * @param checkpointing takes and restores the job's checkpoints
      */
     Scheduler(Placement placement, int node, RemoteNodes remote, SlaveSession[] slaves, int nrunning, ResumePolicy policy,
-              MessageStore messages, LongSupplier clockNs, Consumer<String> deleteSpillFile, Consumer<JobOutcome> onEnd) {
+              MessageStore messages, LongSupplier clockNs, Consumer<String> deleteSpillFile, Checkpointing checkpointing,
+              Consumer<JobOutcome> onEnd) {
         this.node = node;
         this.remote = remote;
         this.quiescence = remote == null ? null : new NodesQuiescence(node, placement.nodes(), clockNs.getAsLong());
@@ -107,7 +110,7 @@ final class Scheduler {
         this.startNs = clockNs.getAsLong();
         this.comms = new Communicators(placement, node);
         this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
-        this.collectives = new Collectives(comms, sharedSpillFiles, remote, new Collectives.Listener() {
+        this.collectives = new Collectives(comms, sharedSpillFiles, remote, checkpointing, new Collectives.Listener() {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
                 member.mailbox.complete(done);
@@ -151,7 +154,7 @@ final class Scheduler {
             sharedSpillFiles.release(shipped.fileName());
         } else if (event instanceof MasterEvent.PeerFailed peer) {
             if (outcome == null) {
-                end(new JobOutcome(peer.exitCode(), null)); // its master reported why; this one only stops
+                end(new JobOutcome(peer.exitCode(), null, false)); // its master reported why; this one only stops
             }
         } else if (event instanceof MasterEvent.ConnectionLost lost) {
             onConnectionLost(lost.connection());
@@ -510,8 +513,10 @@ final class Scheduler {
         transition(s, SlaveState.EXITED);
         exited++;
         if (before != SlaveState.FINALIZED) {
-            fail(1, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " before MPI_Finalize"
-                    + "; last MPI call: " + lastCall);
+            if (outcome == null) {
+                end(JobOutcome.rankDied("rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode)
+                        + " before MPI_Finalize; last MPI call: " + lastCall));
+            }
         } else if (exitCode != 0) {
             fail(exitCode, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " after MPI_Finalize");
         } else if (exited == slaves.length && outcome == null) {
@@ -698,7 +703,7 @@ final class Scheduler {
         JobStats.Node thisNode = new JobStats.Node(node, slaves.length, nrunning, maxRunning, messages, inline, spilled,
                 spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, peakRss);
         JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
-        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list);
+        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list, List.of());
     }
 
     private static double seconds(long ns) {

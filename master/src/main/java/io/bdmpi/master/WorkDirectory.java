@@ -85,6 +85,18 @@ final class WorkDirectory implements AutoCloseable {
         return spill;
     }
 
+    /**
+     * Removes every file of the spill directory: what the slaves of a run that is over left there
+     * (the names of their files would clash with those of the next run's slaves).
+     */
+    void clearSpill() throws IOException {
+        try (var files = Files.list(spill)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+
     Path socket() {
         return socketDir.resolve("master.sock");
     }

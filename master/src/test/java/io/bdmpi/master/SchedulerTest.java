@@ -8,9 +8,13 @@ import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.SlaveRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,6 +52,9 @@ class SchedulerTest {
     private Scheduler scheduler;
     private final List<String> deletedFiles = new ArrayList<>();
 
+    @TempDir
+    Path checkpoints;
+
     private void start(int n, int nrunning) {
         slaves = new SlaveSession[n];
         conns = new RecordingConnection[n];
@@ -55,7 +62,14 @@ class SchedulerTest {
             slaves[i] = new SlaveSession(i, 1000 + i, 0);
             conns[i] = new RecordingConnection();
         }
-        scheduler = new Scheduler(slaves, nrunning, ResumePolicy.FIFO, () -> now, deletedFiles::add, o -> outcome = o);
+        Checkpointing checkpointing;
+        try {
+            checkpointing = new Checkpointing(new CheckpointStore(checkpoints, checkpoints), false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        scheduler = new Scheduler(slaves, nrunning, ResumePolicy.FIFO, () -> now, deletedFiles::add, checkpointing,
+                o -> outcome = o);
         for (int i = 0; i < n; i++) {
             request(i, new SlaveRequest.Hello(i, 1000 + i));
         }

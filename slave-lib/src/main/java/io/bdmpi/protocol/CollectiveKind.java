@@ -21,6 +21,10 @@ package io.bdmpi.protocol;
  *   ALLTOALL        all its blocks, blockBytes[i] =  one piece per rank j: j's block for me
  *                   bytes for rank i
  *   FREE            nothing (frees the communicator) nothing
+ *   CHECKPOINT      its saved state (COMM_WORLD only)  nothing; values: the checkpoint's number
+ *   RESTORE         nothing (COMM_WORLD only)          one piece, its restored state, and values: the
+ *                                                    checkpoint's number; or, with no checkpoint to
+ *                                                    restore, no piece and values: -1
  * </pre>
  * With {@link ReduceOp#USER} the master does not combine: the members that need a reduction get
  * the contributions it would have combined, one piece per rank in rank order, and fold them.
@@ -38,7 +42,9 @@ public enum CollectiveKind {
     ALLGATHER(9, false),
     SCATTER(10, false),
     ALLTOALL(11, false),
-    FREE(12, false);
+    FREE(12, false),
+    CHECKPOINT(13, false),
+    RESTORE(14, false);
 
     private static final CollectiveKind[] BY_CODE = new CollectiveKind[16];
 
@@ -56,6 +62,11 @@ public enum CollectiveKind {
     CollectiveKind(int code, boolean reduces) {
         this.code = (byte) code;
         this.reduces = reduces;
+    }
+
+    /** Whether the operation saves or restores the job's state (allowed on COMM_WORLD only). */
+    public boolean checkpoints() {
+        return this == CHECKPOINT || this == RESTORE;
     }
 
     /** Whether the operation has a root rank. */

@@ -20,7 +20,7 @@ import java.util.List;
  * extra fields are allowed.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves) {
+public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves, List<Recovery> recoveries) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
@@ -39,6 +39,11 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
     public record Slave(int rank, int node, long pid, int exitCode, double runSeconds, double blockedSeconds,
                         double runnableSeconds, long resumes, long messagesSent, long bytesSentInline,
                         long bytesSentSpilled, long peakRssBytes) {
+    }
+
+    /** A roll-back to a checkpoint ({@code --recover}). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Recovery(int recovery, String failure, int checkpoint, double lostSeconds, double restartSeconds) {
     }
 
     /** Parses a stats file. */
