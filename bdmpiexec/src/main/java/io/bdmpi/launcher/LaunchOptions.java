@@ -300,7 +300,7 @@ public final class LaunchOptions {
                 .shrinkHeapOnPark(shrinkHeapOnPark)
                 .offHeapMessages(offHeapMessages)
                 .nodeSettings(nodeSettings)
-                .statusLine(progress == null && ProgressReporter.stderrIsTerminal())
+                .statusLine(progress == null && nodes == 1 && ProgressReporter.stderrIsTerminal())
                 .progressSeconds(progress == null ? 0 : progress)
                 .traceFile(trace)
                 .reportFile(report)

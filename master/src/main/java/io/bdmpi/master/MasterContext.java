@@ -232,6 +232,9 @@ public final class MasterContext {
         if (recoveries < 0) {
             errors.add("--recover=" + recoveries + " must be at least 0");
         }
+        if (nodes > 1 && (traceFile != null || reportFile != null)) {
+            errors.add("--trace and --report work on one node only so far (-nn=" + nodes + ")");
+        }
         if (nodes > 1 && (recoveries > 0 || restartDir != null || checkpointDir != null)) {
             errors.add("--recover, --restart and --checkpoint-dir work on one node only so far (-nn=" + nodes + ")");
         }
