@@ -40,6 +40,8 @@ public final class CsrFile implements AutoCloseable {
     static final int VERSION = 1;
     static final int FLAG_VALUES = 1;
     static final int HEADER_BYTES = 72;
+    /** Non-zeros decoded per bulk step when whole rows are read. */
+    private static final int BULK = 1 << 16;
 
     private final Path path;
     private final FileChannel channel;
@@ -227,6 +229,10 @@ public final class CsrFile implements AutoCloseable {
         colIn = new LittleEndianInput(channel, HEADER_BYTES + first * Integer.BYTES);
         LittleEndianInput valueIn = hasValues ? new LittleEndianInput(channel, valuesOffset + first * Float.BYTES) : null;
         long total = n == 0 ? 0 : ends[n - 1] - first;
+        if (allCols) {
+            copyAll(colIn, valueIn, (int) total, colIdx, values);
+            return new CsrBlock(from, n, rowPtr, colIdx, values);
+        }
         int k = 0;
         for (long j = 0; j < total; j++) {
             int c = colIn.getInt();
@@ -240,6 +246,23 @@ public final class CsrFile implements AutoCloseable {
             }
         }
         return new CsrBlock(from, n, rowPtr, colIdx, values);
+    }
+
+    /** Decodes {@code total} column indices (and values) in bulk: the common case of whole rows. */
+    private static void copyAll(LittleEndianInput colIn, LittleEndianInput valueIn, int total, Storage.Ints colIdx,
+                                Storage.Floats values) throws IOException {
+        int[] ints = new int[Math.min(BULK, total)];
+        float[] floats = valueIn == null ? null : new float[ints.length];
+        for (int done = 0; done < total; ) {
+            int len = Math.min(ints.length, total - done);
+            colIn.getInts(ints, len);
+            colIdx.copyFrom(done, ints, len);
+            if (valueIn != null) {
+                valueIn.getFloats(floats, len);
+                values.copyFrom(done, floats, len);
+            }
+            done += len;
+        }
     }
 
     private void readFully(ByteBuffer b, long position) throws IOException {

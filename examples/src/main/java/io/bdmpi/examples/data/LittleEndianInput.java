@@ -41,6 +41,28 @@ final class LittleEndianInput {
         return buffer.getDouble();
     }
 
+    /** Reads the next {@code len} ints into {@code dst[0..len)}, in bulk. */
+    void getInts(int[] dst, int len) throws IOException {
+        for (int off = 0; off < len; ) {
+            fill(Integer.BYTES);
+            int n = Math.min(len - off, buffer.remaining() / Integer.BYTES);
+            buffer.asIntBuffer().get(dst, off, n);
+            buffer.position(buffer.position() + n * Integer.BYTES);
+            off += n;
+        }
+    }
+
+    /** Reads the next {@code len} floats into {@code dst[0..len)}, in bulk. */
+    void getFloats(float[] dst, int len) throws IOException {
+        for (int off = 0; off < len; ) {
+            fill(Float.BYTES);
+            int n = Math.min(len - off, buffer.remaining() / Float.BYTES);
+            buffer.asFloatBuffer().get(dst, off, n);
+            buffer.position(buffer.position() + n * Float.BYTES);
+            off += n;
+        }
+    }
+
     private void fill(int bytes) throws IOException {
         if (buffer.remaining() >= bytes) {
             return;

@@ -44,6 +44,11 @@ public final class HeapStorage implements Storage {
         public int length() {
             return a.length;
         }
+
+        @Override
+        public void copyFrom(int at, int[] src, int len) {
+            System.arraycopy(src, 0, a, at, len);
+        }
     }
 
     private record HeapLongs(long[] a) implements Longs {
@@ -77,6 +82,11 @@ public final class HeapStorage implements Storage {
         @Override
         public int length() {
             return a.length;
+        }
+
+        @Override
+        public void copyFrom(int at, float[] src, int len) {
+            System.arraycopy(src, 0, a, at, len);
         }
     }
 

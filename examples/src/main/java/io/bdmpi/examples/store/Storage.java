@@ -68,6 +68,13 @@ public interface Storage extends AutoCloseable {
 
         /** Number of elements. */
         int length();
+
+        /** Sets elements {@code at .. at+len-1} to {@code src[0..len)}. */
+        default void copyFrom(int at, int[] src, int len) {
+            for (int i = 0; i < len; i++) {
+                set(at + i, src[i]);
+            }
+        }
     }
 
     /** Fixed-length long array. */
@@ -92,6 +99,13 @@ public interface Storage extends AutoCloseable {
 
         /** Number of elements. */
         int length();
+
+        /** Sets elements {@code at .. at+len-1} to {@code src[0..len)}. */
+        default void copyFrom(int at, float[] src, int len) {
+            for (int i = 0; i < len; i++) {
+                set(at + i, src[i]);
+            }
+        }
     }
 
     /** Fixed-length double array. */

@@ -81,6 +81,33 @@ class CsrFileTest {
     }
 
     @Test
+    void bulkReadsAcrossManyBufferFills() throws IOException {
+        Path p = dir.resolve("big");
+        int rows = 300;
+        int width = 700; // 210000 non-zeros: several bulk steps and buffer refills
+        try (CsrWriter w = new CsrWriter(p, rows, width, true)) {
+            int[] cols = new int[width];
+            float[] values = new float[width];
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < width; c++) {
+                    cols[c] = c;
+                    values[c] = r * 1000f + c;
+                }
+                w.appendRow(cols, values, width);
+            }
+            w.finish();
+        }
+        try (CsrFile f = CsrFile.open(p)) {
+            CsrBlock b = f.read(1, rows, HeapStorage.INSTANCE);
+            assertEquals((rows - 1) * width, b.nnz());
+            for (int k = 0; k < b.nnz(); k++) {
+                assertEquals(k % width, b.cols().get(k));
+                assertEquals((1 + k / width) * 1000f + k % width, b.values().get(k));
+            }
+        }
+    }
+
+    @Test
     void aReusedChunkBufferReadsLikeAFreshOne() throws IOException {
         try (CsrFile f = CsrFile.open(write(60))) {
             CsrBlock buffer = f.read(0, 60, HeapStorage.INSTANCE);
