@@ -96,11 +96,6 @@ final class MemoryCgroup implements AutoCloseable {
         joined = true;
     }
 
-    /** The cgroup's directory. */
-    Path path() {
-        return dir;
-    }
-
     long limitBytes() {
         return limitBytes;
     }
