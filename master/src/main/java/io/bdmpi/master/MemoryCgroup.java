@@ -49,7 +49,8 @@ final class MemoryCgroup implements AutoCloseable {
 
     /**
      * Why a job's memory cgroup cannot be made here, or null if it can. Tries it: makes and
-     * removes an empty cgroup.
+     * removes an empty cgroup (on cgroup v2 after enabling the memory controller for children,
+     * which fails in a cgroup that holds processes itself).
      */
     static String unavailableReason() {
         Location loc;
@@ -60,6 +61,9 @@ final class MemoryCgroup implements AutoCloseable {
         }
         Path probe = loc.current().resolve("bdmpi-probe-" + ProcessHandle.current().pid());
         try {
+            if (loc.v2()) {
+                enableMemoryForChildren(loc.current());
+            }
             Files.createDirectory(probe);
             Files.delete(probe);
             return null;
@@ -94,11 +98,6 @@ final class MemoryCgroup implements AutoCloseable {
     void join() throws IOException {
         write(dir.resolve("cgroup.procs"), Long.toString(ProcessHandle.current().pid()));
         joined = true;
-    }
-
-    /** The cgroup's directory. */
-    Path path() {
-        return dir;
     }
 
     long limitBytes() {

@@ -43,6 +43,9 @@ class MappedArrayTest {
             assertEquals(1000, b.byteSize());
             assertEquals(8000, d.byteSize());
             assertEquals(0, store.ints("fresh", 10, Residency.NONE).get(9), "a new array holds zeros");
+            assertEquals(1000 + 4000 + 8000 + 4000 + 8000 + 40, store.mappedBytes());
+            assertTrue(store.residentBytes() >= 8000 && store.residentBytes() <= store.mappedBytes() + 6 * 4096,
+                    "written pages are resident: " + store.residentBytes());
         }
     }
 

@@ -21,7 +21,8 @@ import static io.bdmpi.bench.Report.column;
  * each blocking call and loaded after it (with --shrink-heap-on-park). Each job runs -nr 1.
  *
  * <p>Properties: {@code bench.ooc.ranks} (8), {@code .mibPerRank} (512), {@code .limitMiB} (1024),
- * {@code .rounds} (3). Quick: 4 ranks of 64 MiB under 320 MiB, 2 rounds (data 0.8x the limit).
+ * {@code .rounds} (3), {@code .modes} (all; else a comma list of {@link OocCompute} modes, e.g.
+ * "heap,saveload"). Quick: 4 ranks of 64 MiB under 320 MiB, 2 rounds (data 0.8x the limit).
  */
 @Tag("benchmark")
 class OutOfCoreBenchmarkTest {
@@ -59,7 +60,11 @@ class OutOfCoreBenchmarkTest {
                 new Variant("off-heap, WILLNEED prefetch", "offheap-WILLNEED", "resident", false),
                 new Variant("save/load (double[]), --shrink-heap-on-park", "saveload", "resident", true));
         List<Long> checksums = new ArrayList<>();
+        List<String> only = List.of(System.getProperty("bench.ooc.modes", "").split(","));
         for (Variant v : variants) {
+            if (!only.equals(List.of("")) && !only.contains(v.mode())) {
+                continue;
+            }
             JobResult r = run(v);
             if (r.exitCode() != 0) {
                 String why = r.stderrContaining("bdmpiexec: job failed: ").stream().findFirst().orElse("exit " + r.exitCode());
@@ -91,7 +96,8 @@ class OutOfCoreBenchmarkTest {
 
     private JobResult run(Variant v) {
         List<String> options = new ArrayList<>(List.of("--memory-limit", limitMiB + "m", "--policy", v.policy()));
-        int heapMiB = v.mode().startsWith("offheap") ? 64 : mibPerRank + mibPerRank / 4 + 64;
+        // The serial collector's old generation (2/3 of the heap) must hold the whole array.
+        int heapMiB = v.mode().startsWith("offheap") ? 64 : 2 * mibPerRank + 64;
         options.add("--slave-jvm-opts");
         options.add("-Xmx" + heapMiB + "m");
         if (v.shrinkHeap()) {
