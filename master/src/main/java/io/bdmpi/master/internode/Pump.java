@@ -225,11 +225,20 @@ public final class Pump implements AutoCloseable {
                 it.remove();
                 any = true;
                 if (r.onDone() != null) {
-                    r.onDone().run();
+                    runQuietly(r.onDone());
                 }
             }
         }
         return any;
+    }
+
+    /** A callback that throws must not stop the pump (the other masters would hang): it is reported. */
+    private static void runQuietly(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            System.err.println("bdmpiexec: after an MPI transfer: " + e);
+        }
     }
 
     private static void backOff(int idleRounds) {
