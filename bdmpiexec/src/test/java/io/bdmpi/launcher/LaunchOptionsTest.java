@@ -134,6 +134,20 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void severalNodesStartTheMastersThroughMpiexec() {
+        String cp = testClasses();
+        LaunchOptions.Result r = parse("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x");
+        assertEquals(2, r.context().nodes());
+        List<String> cmd = r.masters().command();
+        assertTrue(cmd.get(0).endsWith("mpiexec.mpich"), cmd.toString());
+        assertEquals(List.of("-n", "2", "-hosts", "a,b"), cmd.subList(1, 5));
+        int master = cmd.indexOf("--node-master");
+        assertEquals(Bdmpiexec.class.getName(), cmd.get(master - 1));
+        assertEquals(List.of("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x"), cmd.subList(master + 1, cmd.size()));
+        assertNull(parse("--node-master", "-nn", "2", "-cp", cp, MAIN).masters(), "a master runs its node itself");
+    }
+
+    @Test
     void invalidInputIsOneLineAndExitTwo(@TempDir Path tmp) throws IOException {
         String cp = testClasses();
         assertTrue(fails("--bogus", MAIN).contains("--bogus"));
@@ -149,6 +163,9 @@ class LaunchOptionsTest {
         Path file = Files.createFile(tmp.resolve("file"));
         assertTrue(fails("-wd", file.toString(), "-cp", cp, MAIN).contains("-wd="));
         assertTrue(fails("--policy", "lifo", "-cp", cp, MAIN).contains("--policy"));
+        assertTrue(fails("-nn", "2", "--placement", tmp.resolve("none").toString(), "-cp", cp, MAIN).contains("--placement"));
+        assertTrue(fails("-nn", "2", "--hosts", "a", "--hostfile", file.toString(), "-cp", cp, MAIN).contains("--hosts or --hostfile"));
+        assertTrue(fails("-nn", "2", "--mpiexec", "/no/such/mpiexec", "-cp", cp, MAIN).contains("/no/such/mpiexec"));
         assertTrue(fails("-cp", cp, "no.such.Main").contains("no.such.Main"));
         assertTrue(fails("-cp", cp, LaunchOptionsTest.class.getName()).contains("main"));
         assertTrue(fails(tmp.resolve("missing.jar").toString()).contains("missing.jar"));

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -240,7 +241,13 @@ public final class NodeMaster {
                 policy = new MostResidentPolicy(sampler);
             }
             Path spillDir = workDir.spill();
-            Consumer<String> deleteSpillFile = name -> fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
+            Consumer<String> deleteSpillFile = name -> {
+                try {
+                    fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
+                } catch (RejectedExecutionException jobOver) {
+                    // A forward sent while the job ends: the work directory goes with the job.
+                }
+            };
             if (internode != null) {
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
                         event -> ring.publishEvent(PUBLISH, event), deleteSpillFile);

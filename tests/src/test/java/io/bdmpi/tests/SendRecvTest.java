@@ -4,6 +4,7 @@ import io.bdmpi.tests.programs.SendRecv;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.Stats;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,5 +22,18 @@ class SendRecvTest {
                 .args(20_000).run();
         Expect.successfulRun(r, nodes, perNode, running);
         Expect.okFromEveryRank(r, "SendRecv", nodes * perNode);
+    }
+
+    /** Cyclic placement: rank r lives on node r % N, so every neighbour in the ring is on another node. */
+    @ParameterizedTest(name = "-nn {0} -ns {1} --placement cyclic")
+    @CsvSource({"2,2", "3,2"})
+    void ringAcrossCyclicallyPlacedRanks(int nodes, int perNode) {
+        JobResult r = JobRunner.job(SendRecv.class).nodes(nodes).ranks(perNode).running(1).inlineMax(4096)
+                .options("--placement", "cyclic").args(20_000).run();
+        r.assertSucceeded();
+        Expect.okFromEveryRank(r, "SendRecv", nodes * perNode);
+        for (Stats.Slave s : r.requireStats().slaves()) {
+            Expect.that(r, s.node() == s.rank() % nodes, "rank " + s.rank() + " ran on node " + s.node());
+        }
     }
 }

@@ -14,8 +14,11 @@ import java.util.function.Consumer;
 /**
  * The one thread that makes every MPI call of a master ({@code MPI_THREAD_FUNNELED}). It initializes
  * MPI, then loops: posts the sends other threads queued, probes for arriving messages, tests the
- * requests in flight, and backs off (spin, yield, then parks of growing length) while nothing
- * happens, so an idle master does not spin a core the way a blocked {@code MPI_Recv} would.
+ * requests in flight, and backs off while nothing happens, so an idle master does not spin a core
+ * the way a blocked {@code MPI_Recv} would: it only yields while a transfer is in flight (MPI moves
+ * a large message only while it is called) or something happened in the last
+ * {@link #ACTIVE_NS} (a conversation is going on: parking would add its length to every round
+ * trip), then parks for growing times.
  *
  * <p>Messages from one source reach the {@link Inbox} in the order they were sent: a message of
  * the {@linkplain #CONTROL_TAG control tag} is received at once when it is probed (it is small, its
@@ -29,9 +32,8 @@ public final class Pump implements AutoCloseable {
     /** Tag of bulk data (large payloads, in chunks). */
     public static final int DATA_TAG = 2;
 
-    /** Idle rounds of busy spinning before yielding, then of yielding before parking. */
-    private static final int SPINS = 200;
-    private static final int YIELDS = 50;
+    /** How long after the last transfer the pump keeps polling without parking. */
+    private static final long ACTIVE_NS = TimeUnit.MILLISECONDS.toNanos(5);
     /** Parks grow from the first to the longest: the worst added latency of an idle master. */
     private static final long FIRST_PARK_NS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long LONGEST_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -137,7 +139,8 @@ public final class Pump implements AutoCloseable {
         List<InFlight> sends = new ArrayList<>();
         List<InFlight> receives = new ArrayList<>();
         try {
-            int idle = 0;
+            long lastActivityNs = System.nanoTime();
+            int parks = 0;
             long drainDeadline = 0;
             while (true) {
                 if (abortCode != null) {
@@ -159,8 +162,16 @@ public final class Pump implements AutoCloseable {
                         break;
                     }
                 }
-                idle = busy ? 0 : idle + 1;
-                backOff(idle);
+                long now = System.nanoTime();
+                if (busy || !sends.isEmpty() || !receives.isEmpty()) {
+                    lastActivityNs = now;
+                }
+                if (now - lastActivityNs < ACTIVE_NS) {
+                    parks = 0;
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(Math.min(LONGEST_PARK_NS, FIRST_PARK_NS << Math.min(parks++, 10)));
+                }
             }
             for (InFlight r : receives) {
                 mpi.cancel(r.request());
@@ -225,24 +236,19 @@ public final class Pump implements AutoCloseable {
                 it.remove();
                 any = true;
                 if (r.onDone() != null) {
-                    r.onDone().run();
+                    runQuietly(r.onDone());
                 }
             }
         }
         return any;
     }
 
-    private static void backOff(int idleRounds) {
-        if (idleRounds == 0) {
-            return;
-        }
-        if (idleRounds < SPINS) {
-            Thread.onSpinWait();
-        } else if (idleRounds < SPINS + YIELDS) {
-            Thread.yield();
-        } else {
-            int parks = idleRounds - SPINS - YIELDS;
-            LockSupport.parkNanos(Math.min(LONGEST_PARK_NS, FIRST_PARK_NS << Math.min(parks, 10)));
+    /** A callback that throws must not stop the pump (the other masters would hang): it is reported. */
+    private static void runQuietly(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            System.err.println("bdmpiexec: after an MPI transfer: " + e);
         }
     }
 }

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Run under {@code mpiexec -n 2} by {@link PumpTest}: rank 0 sends a small control message and a
- * large data message (3 MiB + 7 bytes, a pattern) to rank 1, which checks them and echoes both
+ * large data message (3 MiB + 7 bytes, a pattern) to rank 1 (after both checked split, free,
+ * ibarrier and the init state), which checks them and echoes both
  * back; rank 0 checks the echo. Then both stay idle for a second and report the pump thread's CPU
  * time, which the test bounds. Prints "PumpCheck rank R ok ..." or exits non-zero.
  */
@@ -39,6 +40,7 @@ public final class PumpCheck {
             }
         });
         int peer = 1 - me.rank();
+        checkCommunicatorCalls(pump);
         if (me.rank() == 0) {
             pump.send(peer, Pump.CONTROL_TAG, text("hello from 0"), null);
             pump.send(peer, Pump.DATA_TAG, pattern(LARGE), null);
@@ -57,6 +59,25 @@ public final class PumpCheck {
         long idleCpuMs = (pumpCpuNs() - cpuBefore) / 1_000_000;
         pump.close();
         System.out.println("PumpCheck rank " + me.rank() + " ok idleCpuMs=" + idleCpuMs);
+    }
+
+    /** Split (each alone), rank and size of the result, free it, and a nonblocking barrier: on the pump thread. */
+    private static void checkCommunicatorCalls(Pump pump) throws Exception {
+        java.util.concurrent.CompletableFuture<String> result = new java.util.concurrent.CompletableFuture<>();
+        pump.execute(mpi -> {
+            int alone = mpi.split(MpiLibrary.COMM_WORLD, mpi.rank(MpiLibrary.COMM_WORLD), 0);
+            int none = mpi.split(MpiLibrary.COMM_WORLD, MpiLibrary.UNDEFINED, 0);
+            String sizes = mpi.size(alone) + "," + mpi.rank(alone) + "," + (none == MpiLibrary.COMM_NULL) + "," + mpi.isInitialized()
+                    + "," + mpi.isFinalized();
+            mpi.free(alone);
+            int barrier = mpi.ibarrier(MpiLibrary.COMM_WORLD);
+            while (!mpi.test(barrier)) {
+                Thread.onSpinWait();
+            }
+            result.complete(sizes);
+        });
+        String got = result.get(30, TimeUnit.SECONDS);
+        check("1,0,true,true,false".equals(got), "split/free/ibarrier/initialized results " + got);
     }
 
     private static Message next(BlockingQueue<Message> q) throws InterruptedException {

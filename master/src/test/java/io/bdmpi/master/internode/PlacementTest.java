@@ -1,0 +1,57 @@
+package io.bdmpi.master.internode;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PlacementTest {
+
+    @Test
+    void blockKeepsEachNodesRanksTogetherAndCyclicWorldDealsThemOut() {
+        Placement p = Placement.of("block", 3, 2);
+        assertEquals(6, p.worldSize());
+        assertArrayEquals(new int[] {2, 3}, p.ranksOn(1));
+        assertEquals(2, p.nodeOf(5));
+        // CWORLD rank c is local slave c / 3 of node c % 3.
+        assertArrayEquals(new int[] {0, 2, 4, 1, 3, 5}, p.cyclicWorld());
+    }
+
+    @Test
+    void cyclicDealsOutWorldRanks() {
+        Placement p = Placement.of("cyclic", 2, 3);
+        assertArrayEquals(new int[] {0, 2, 4}, p.ranksOn(0));
+        assertArrayEquals(new int[] {1, 3, 5}, p.ranksOn(1));
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5}, p.cyclicWorld());
+    }
+
+    @Test
+    void aFileGivesEachRanksNode(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("placement"), "# rank -> node\n1\n0\n\n0\n1 # last\n");
+        Placement p = Placement.of(f.toString(), 2, 2);
+        assertArrayEquals(new int[] {1, 2}, p.ranksOn(0));
+        assertArrayEquals(new int[] {0, 3}, p.ranksOn(1));
+    }
+
+    @Test
+    void aBadFileIsRefusedWithItsLine(@TempDir Path dir) throws IOException {
+        Path uneven = Files.writeString(dir.resolve("uneven"), "0\n0\n0\n1\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(uneven.toString(), 2, 2))
+                .getMessage().contains("needs 2 on each node"));
+        Path bad = Files.writeString(dir.resolve("bad"), "0\nx\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(bad.toString(), 2, 1))
+                .getMessage().contains("line 2"));
+        Path outOfRange = Files.writeString(dir.resolve("range"), "0\n2\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(outOfRange.toString(), 2, 1))
+                .getMessage().contains("not between 0 and 1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(dir.resolve("none").toString(), 2, 1))
+                .getMessage().contains("cannot read"));
+    }
+}
