@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * record in a 64 KiB buffer; a full buffer is handed to a writer thread that appends it to a spool
  * file in the job's work directory (so the scheduler thread never waits for the disk), and the
  * outputs are streamed from that file at the end. What stays in memory is one buffer or two and the
- * table of distinct blocking-call descriptions. Disk use is {@value #RECORD_BYTES} bytes per
+ * table of distinct blocking calls (operation, peer, tag, communicator: as many as the program
+ * uses). Disk use is {@value #RECORD_BYTES} bytes per
  * interval (a million state changes: 26 MB), removed with the work directory.
  */
 final class TimelineRecorder implements AutoCloseable {
@@ -36,6 +37,8 @@ final class TimelineRecorder implements AutoCloseable {
     static final int RECORD_BYTES = 4 + 1 + 8 + 8 + 4 + 1;
     private static final int BUFFER_BYTES = 64 * 1024;
     private static final SlaveState[] STATES = SlaveState.values();
+    /** Where the deadlock-report text of a blocked collective starts listing the ranks it waits for. */
+    private static final String COLLECTIVE_WAITS_FOR = ", which ranks";
 
     /** One interval of one slave in one state. {@code call} is the MPI call it was blocked in, or null. */
     record Interval(int rank, SlaveState state, long startNs, long endNs, String call) {
@@ -173,7 +176,13 @@ final class TimelineRecorder implements AutoCloseable {
         intervals++;
     }
 
-    private int callId(String call) {
+    /**
+     * The id of a call's text, without the ranks a collective still waited for: those change at
+     * every arrival and would make the table grow with the job's length.
+     */
+    private int callId(String description) {
+        int which = description.indexOf(COLLECTIVE_WAITS_FOR);
+        String call = which < 0 ? description : description.substring(0, which);
         return callIds.computeIfAbsent(call, c -> {
             calls.add(c);
             return calls.size() - 1;

@@ -18,7 +18,6 @@ import java.nio.file.Path;
 final class TraceWriter {
 
     private static final String WAITING_FOR = "waiting for ";
-    private static final String COLLECTIVE_WAITS_FOR = ", which ranks";
 
     private TraceWriter() {
     }
@@ -61,16 +60,13 @@ final class TraceWriter {
 
     /**
      * A blocked interval is named after its call ("receive(source=1, tag=7, comm=COMM_WORLD)",
-     * "MPI_Barrier() on COMM_WORLD"; the full text, with the ranks a collective waited for, is in
-     * its args), others after the state.
+     * "MPI_Barrier() on COMM_WORLD"), others after the state.
      */
     static String name(TimelineRecorder.Interval i) {
         if (i.call() == null) {
             return i.state().name();
         }
-        String call = i.call().startsWith(WAITING_FOR) ? i.call().substring(WAITING_FOR.length()) : i.call();
-        int which = call.indexOf(COLLECTIVE_WAITS_FOR);
-        return which < 0 ? call : call.substring(0, which);
+        return i.call().startsWith(WAITING_FOR) ? i.call().substring(WAITING_FOR.length()) : i.call();
     }
 
     private static void metadata(JsonGenerator g, String name, int pid, int tid, String value) throws IOException {
