@@ -71,7 +71,15 @@ final class ConfigDefaults implements CommandLine.IDefaultValueProvider {
             options.program.add(config.get(ConfigFile.PROGRAM).value());
             options.program.addAll(config.args);
         }
-        options.nodeSettings = config.nodes;
+        // The command line beats the per-node entries too: what it set, no node overrides.
+        boolean slaves = parsed.hasMatchedOption("-ns");
+        boolean running = parsed.hasMatchedOption("-nr");
+        boolean limit = parsed.hasMatchedOption("--memory-limit");
+        boolean workDir = parsed.hasMatchedOption("-wd");
+        options.nodeSettings = config.nodes.stream()
+                .map(n -> new NodeSettings(n.node(), slaves ? null : n.slaves(), running ? null : n.running(),
+                        limit ? null : n.memoryLimitBytes(), workDir ? null : n.workDirParent()))
+                .toList();
         if (!config.nodes.isEmpty() && config.nodes.size() != options.nodes) {
             throw new LaunchOptions.UsageException("config file " + config.file + ": " + ConfigFile.PER_NODE + " has "
                     + config.nodes.size() + " entries, but there are " + options.nodes + " nodes (-nn); give one per node");

@@ -138,6 +138,28 @@ public final class MasterContext {
     public List<NodeSettings> nodeSettings() { return nodeSettings; }
     public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
 
+    /** -nr on {@code node}: its per-node entry's, else {@link #running()}. */
+    public int runningOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.running() != null ? s.running() : running;
+    }
+
+    /** --memory-limit on {@code node}: its per-node entry's, else {@link #memoryLimitBytes()}. */
+    public long memoryLimitBytesOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.memoryLimitBytes() != null ? s.memoryLimitBytes() : memoryLimitBytes;
+    }
+
+    /** -wd on {@code node}: its per-node entry's, else {@link #workDirParent()}. */
+    public Path workDirParentOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.workDirParent() != null ? s.workDirParent() : workDirParent;
+    }
+
+    private NodeSettings nodeSetting(int node) {
+        return node < nodeSettings.size() ? nodeSettings.get(node) : null;
+    }
+
     /** Where to write the Chrome trace-event JSON of every slave's states, or null: --trace. */
     public Path traceFile() { return traceFile; }
     public MasterContext traceFile(Path v) { traceFile = v; return this; }
@@ -213,14 +235,21 @@ public final class MasterContext {
         if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
             errors.add("-wd=" + workDirParent + " is not a writable directory");
         }
-        if (memoryLimitBytes != 0) {
-            if (memoryLimitBytes < MemoryCgroup.MIN_LIMIT_BYTES) {
-                errors.add("--memory-limit=" + memoryLimitBytes + " must be at least " + MemoryCgroup.MIN_LIMIT_BYTES + " (64m)");
-            } else {
-                String why = MemoryCgroup.unavailableReason();
-                if (why != null) {
-                    errors.add("--memory-limit: " + why);
-                }
+        checkMemoryLimit(memoryLimitBytes, "--memory-limit", errors);
+        for (NodeSettings n : nodeSettings) {
+            String where = "per-node[" + n.node() + "].";
+            if (n.slaves() != null && n.slaves() != slaves) {
+                errors.add(where + "slaves=" + n.slaves() + " differs from -ns=" + slaves
+                        + ": every node has the same number of slaves so far");
+            }
+            if (n.running() != null && (n.running() < 1 || n.running() > slaves)) {
+                errors.add(where + "running=" + n.running() + " must be between 1 and -ns=" + slaves);
+            }
+            if (n.memoryLimitBytes() != null) {
+                checkMemoryLimit(n.memoryLimitBytes(), where + "memory-limit", errors);
+            }
+            if (n.workDirParent() != null && !(Files.isDirectory(n.workDirParent()) && Files.isWritable(n.workDirParent()))) {
+                errors.add(where + "workdir=" + n.workDirParent() + " is not a writable directory");
             }
         }
         if (!(progressSeconds >= 0) || Double.isInfinite(progressSeconds)) {
@@ -246,6 +275,20 @@ public final class MasterContext {
         }
         concluded = true;
         return this;
+    }
+
+    private static void checkMemoryLimit(long bytes, String name, List<String> errors) {
+        if (bytes == 0) {
+            return;
+        }
+        if (bytes < MemoryCgroup.MIN_LIMIT_BYTES) {
+            errors.add(name + "=" + bytes + " must be at least " + MemoryCgroup.MIN_LIMIT_BYTES + " (64m)");
+        } else {
+            String why = MemoryCgroup.unavailableReason();
+            if (why != null) {
+                errors.add(name + ": " + why);
+            }
+        }
     }
 
     boolean isConcluded() {

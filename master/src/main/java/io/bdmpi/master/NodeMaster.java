@@ -109,11 +109,11 @@ public final class NodeMaster {
             }
             Placement placement = Placement.of(context.placement(), context.nodes(), context.slaves());
             SwapWarning.check(context).ifPresent(System.err::println);
-            if (context.memoryLimitBytes() > 0) {
-                cgroup = MemoryCgroup.create(context.memoryLimitBytes());
+            if (context.memoryLimitBytesOn(node) > 0) {
+                cgroup = MemoryCgroup.create(context.memoryLimitBytesOn(node));
             }
             // The janitor starts outside the cgroup, so that it can remove it should the master die.
-            workDir = WorkDirectory.create(context.workDirParent())
+            workDir = WorkDirectory.create(context.workDirParentOn(node))
                     .guardAgainstMasterDeath(cgroup == null ? "" : cgroup.janitorScript());
             if (cgroup != null) {
                 cgroup.join();
@@ -255,7 +255,7 @@ public final class NodeMaster {
             if (context.offHeapMessages()) {
                 messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
             }
-            Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.running(), policy, messages,
+            Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.runningOn(node), policy, messages,
                     System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
             if (context.traceFile() != null || context.reportFile() != null) {
                 timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), sessions.length,
@@ -305,7 +305,7 @@ public final class NodeMaster {
             return result;
         }
 
-        /** Ends the slaves and the threads of this attempt; the timeline stays for the outputs. */
+        /** Ends the slaves and the threads of this attempt (once; again does nothing); the timeline stays for the outputs. */
         @Override
         public void close() {
             killAll(processes);
@@ -317,6 +317,10 @@ public final class NodeMaster {
             closeQuietly(io);
             closeQuietly(sampler);
             closeQuietly(messages);
+            progress = null;
+            io = null;
+            sampler = null;
+            messages = MessageStore.ON_HEAP;
         }
 
         void closeTimeline() {

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -88,6 +89,34 @@ class ConfigFileTest {
         JobResult r = JobRunner.launch(TIMEOUT, "--config", config.toString(), "-wd", wd.toString());
         assertEquals(0, r.exitCode(), r::describe);
         assertEquals(2, r.stdoutMatching("Hello from rank \\d of 2 .*").size(), r::describe);
+    }
+
+    @Test
+    void eachNodeTakesItsOwnEntry() throws IOException {
+        JobRunner.job(Hello.class).nodes(2); // fails clearly without MPI
+        Path config = write("two.yaml", """
+                slaves: 3
+                per-node:
+                  - running: 1
+                  - running: 3
+                """);
+        Path stats = tmp.resolve("stats.json");
+        JobResult r = JobRunner.launch(TIMEOUT, "-nn", "2", "--config", config.toString(), "--stats", stats.toString(),
+                "-cp", JobRunner.testClassPath(), HELLO);
+        assertEquals(0, r.exitCode(), r::describe);
+        assertEquals(6, r.stdoutMatching("Hello from rank \\d of 6 .*").size(), r::describe);
+        Stats s = Stats.read(stats);
+        assertEquals(List.of(1, 3), s.nodes().stream().map(Stats.Node::running).toList(), s.nodes()::toString);
+        assertTrue(s.nodes().get(0).maxRunning() <= 1, s.nodes()::toString);
+    }
+
+    @Test
+    void unevenSlavesPerNodeAreRefused() throws IOException {
+        Path config = write("uneven.yaml", "per-node:\n  - slaves: 2\n  - slaves: 3\n");
+        JobResult r = JobRunner.launch(TIMEOUT, "-nn", "2", "--config", config.toString(), "-cp", JobRunner.testClassPath(),
+                HELLO);
+        assertEquals(2, r.exitCode(), r::describe);
+        assertTrue(r.stderr().get(0).contains("per-node[1].slaves=3 differs from -ns=2"), r::describe);
     }
 
     @Test
