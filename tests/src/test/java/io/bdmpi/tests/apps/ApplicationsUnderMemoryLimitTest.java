@@ -1,0 +1,65 @@
+package io.bdmpi.tests.apps;
+
+import io.bdmpi.examples.data.DocTermGenerator;
+import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.kmeans.KMeans;
+import io.bdmpi.examples.kmeans.KMeansSerial;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * The {@code mlock} style is what lets an application's data outgrow memory: K-means on 226 MiB
+ * of documents under a {@code --memory-limit} of 320 MiB that also holds five JVMs (the master
+ * and four slaves of 32 MiB heap, about 250 MiB together) completes one rank at a time with the
+ * serial baseline's assignments, while the heap style of the same job is killed for the limit.
+ * Needs root and a cgroup memory controller; skipped otherwise.
+ */
+class ApplicationsUnderMemoryLimitTest {
+
+    private static final String LIMIT = "320m";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void kMeansInTheMlockStyleOutgrowsTheLimitWithTheSerialResult() throws IOException {
+        Path documents = dir.resolve("docs.csr");
+        new DocTermGenerator(600_000, 20_000, 50, 1).write(documents, 4096, 2);
+        if (Files.size(documents) < 200L << 20) {
+            throw new AssertionError("the documents should be over 200 MiB, are " + Files.size(documents) + " bytes");
+        }
+
+        JobResult heap = kMeans(documents, "heap", "-Xmx96m");
+        Assumptions.assumeFalse(heap.exitCode() == 2 && !heap.stderrContaining("--memory-limit: ").isEmpty(),
+                () -> "no memory cgroup here: " + heap.stderr());
+        heap.assertFailed();
+        Expect.that(heap, !heap.stderrContaining("OOM killer: the job exceeded its --memory-limit").isEmpty(),
+                "the heap style should be killed for the limit: the data must not fit");
+
+        Path serial = dir.resolve("serial.assign");
+        String summary = KMeansSerial.run(documents, serial, 3, 3, 5, 4, 1 << 20).summary();
+        JobResult mlock = kMeans(documents, "mlock", "-Xmx32m");
+        Expect.successfulRun(mlock, 4, 1);
+        mlock.assertStdoutHasLine(summary);
+        Expect.that(mlock, Arrays.equals(VectorFile.readInts(serial), VectorFile.readInts(dir.resolve("mlock.assign"))),
+                "the assignments of the job and of the serial baseline differ");
+    }
+
+    private JobResult kMeans(Path documents, String style, String slaveHeap) {
+        return JobRunner.job(KMeans.class).ranks(4).running(1)
+                .options("--memory-limit", LIMIT, "--slave-jvm-opts", slaveHeap)
+                .args("--matrix", documents, "--out", dir.resolve(style + ".assign"), "--k", 3, "--iterations", 3,
+                        "--seed", 5, "--style", style)
+                .timeout(Duration.ofSeconds(240)).run();
+    }
+}
