@@ -43,7 +43,7 @@ public final class KMeans {
         Comm comm = MPI.COMM_WORLD;
         try {
             Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "style"));
-            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP))) {
                 run(comm, o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
                         o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
                         st);

@@ -45,7 +45,7 @@ public final class PageRank {
         Comm comm = MPI.COMM_WORLD;
         try {
             Options o = Options.parse(args, 0, Set.of("graph", "out", "iterations", "tolerance", "style"));
-            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP))) {
                 run(comm, o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
                         o.real("tolerance", 1e-9), st);
             }

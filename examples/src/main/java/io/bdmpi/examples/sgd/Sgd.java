@@ -48,7 +48,7 @@ public final class Sgd {
         try {
             Options o = Options.parse(args, 0, Set.of("ratings", "out", "factors", "iterations", "rate", "reg", "seed", "style"));
             SgdSerial.Settings s = SgdSerial.Settings.of(o);
-            try (Storage st = Styles.open(o.string("style", Styles.HEAP), comm.getRank())) {
+            try (Storage st = Styles.open(o.string("style", Styles.HEAP))) {
                 run(comm, o.path("ratings"), o.string("out"), s, st);
             }
         } catch (IllegalArgumentException | IOException e) {

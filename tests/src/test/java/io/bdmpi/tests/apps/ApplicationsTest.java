@@ -62,14 +62,14 @@ class ApplicationsTest {
 
     // ---------------------------------------------------------------- PageRank
 
-    @ParameterizedTest(name = "PageRank -ns {0} -nr {1} equals the serial baseline")
-    @CsvSource({"1,1", "4,2", "7,3"})
-    void pageRankEqualsSerialBitForBit(int ranks, int running) throws IOException {
+    @ParameterizedTest(name = "PageRank --style {0} -ns {1} -nr {2} equals the serial baseline")
+    @CsvSource({"heap,1,1", "heap,4,2", "heap,7,3", "mlock,1,1", "mlock,5,2", "ooc,1,1", "ooc,4,2"})
+    void pageRankEqualsSerialBitForBit(String style, int ranks, int running) throws IOException {
         Path serial = out.resolve("serial.pr");
         String summary = PageRankSerial.run(graph, serial, 12, 0, 3000).summary();
         Path parallel = out.resolve("mpi.pr");
         JobResult r = JobRunner.job(PageRank.class).ranks(ranks).running(running)
-                .args("--graph", graph, "--out", parallel, "--iterations", 12, "--tolerance", 0).run();
+                .args("--graph", graph, "--out", parallel, "--iterations", 12, "--tolerance", 0, "--style", style).run();
         Expect.successfulRun(r, ranks, running);
         r.assertStdoutHasLine(summary);
         Expect.that(r, r.stdoutMatching("PageRank timing: 12 iterations, [0-9.]+ s per iteration, [0-9.]+ s set-up").size() == 1,
@@ -144,14 +144,14 @@ class ApplicationsTest {
 
     // ---------------------------------------------------------------- K-means
 
-    @ParameterizedTest(name = "K-means -ns {0} -nr {1} equals the serial baseline")
-    @CsvSource({"1,1", "3,2", "4,4"})
-    void kMeansEqualsSerialBitForBit(int ranks, int running) throws IOException {
+    @ParameterizedTest(name = "K-means --style {0} -ns {1} -nr {2} equals the serial baseline")
+    @CsvSource({"heap,1,1", "heap,3,2", "heap,4,4", "mlock,1,1", "mlock,3,2", "ooc,1,1", "ooc,4,3"})
+    void kMeansEqualsSerialBitForBit(String style, int ranks, int running) throws IOException {
         Path serial = out.resolve("serial.assign");
         String summary = KMeansSerial.run(documents, serial, 7, 30, 11, ranks, 2000).summary();
         Path parallel = out.resolve("mpi.assign");
         JobResult r = JobRunner.job(KMeans.class).ranks(ranks).running(running)
-                .args("--matrix", documents, "--out", parallel, "--k", 7, "--iterations", 30, "--seed", 11).run();
+                .args("--matrix", documents, "--out", parallel, "--k", 7, "--iterations", 30, "--seed", 11, "--style", style).run();
         Expect.successfulRun(r, ranks, running);
         r.assertStdoutHasLine(summary);
         int[] assignment = VectorFile.readInts(parallel);
@@ -164,16 +164,16 @@ class ApplicationsTest {
 
     // ---------------------------------------------------------------- SGD
 
-    @ParameterizedTest(name = "SGD -ns {0} -nr {1} equals the serial baseline on the same grid")
-    @CsvSource({"1,1", "4,2", "9,2", "9,9"})
-    void sgdEqualsSerialBitForBit(int ranks, int running) throws IOException {
+    @ParameterizedTest(name = "SGD --style {0} -ns {1} -nr {2} equals the serial baseline on the same grid")
+    @CsvSource({"heap,1,1", "heap,4,2", "heap,9,2", "heap,9,9", "mlock,1,1", "mlock,4,2", "ooc,1,1", "ooc,9,2"})
+    void sgdEqualsSerialBitForBit(String style, int ranks, int running) throws IOException {
         int q = (int) Math.round(Math.sqrt(ranks));
         List<String> lines = new ArrayList<>();
         String summary = SgdSerial.run(ratings, out.resolve("serial").toString(), new SgdSerial.Settings(8, 6, 0.02, 0.05, 3),
                 q, 500, lines::add).summary();
         JobResult r = JobRunner.job(Sgd.class).ranks(ranks).running(running)
                 .args("--ratings", ratings, "--out", out.resolve("mpi"), "--factors", 8, "--iterations", 6,
-                        "--rate", 0.02, "--reg", 0.05, "--seed", 3).run();
+                        "--rate", 0.02, "--reg", 0.05, "--seed", 3, "--style", style).run();
         var stats = Expect.successfulRun(r, ranks, running);
         long handOvers = q == 1 ? 0 : 2L * ranks * (6 + 1); // user and item factors, 6 training passes and 1 measuring
         Expect.that(r, stats.node0().messages() == handOvers,
@@ -218,9 +218,9 @@ class ApplicationsTest {
     @Test
     void unknownStyleFailsClearly() {
         JobResult r = JobRunner.job(KMeans.class).ranks(2).running(1)
-                .args("--matrix", documents, "--out", out.resolve("x"), "--k", 3, "--style", "mlock").run();
+                .args("--matrix", documents, "--out", out.resolve("x"), "--k", 3, "--style", "swap").run();
         r.assertFailed();
-        Expect.that(r, r.exitCode() == 2 && !r.stderrContaining("only 'heap'").isEmpty(),
+        Expect.that(r, r.exitCode() == 2 && !r.stderrContaining("unknown --style 'swap': use heap, mlock or ooc").isEmpty(),
                 "exit code 2 and a message listing the available styles expected");
     }
 }

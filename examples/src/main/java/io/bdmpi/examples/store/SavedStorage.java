@@ -1,0 +1,247 @@
+package io.bdmpi.examples.store;
+
+import io.bdmpi.ooc.ArrayStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The paper's {@code ooc} style (its fastest): every array is a plain heap array, written to disk
+ * with {@link ArrayStore#save} and dropped just before each blocking MPI call, and read back just
+ * after it. A parked rank then holds none of its data on the heap (with
+ * {@code --shrink-heap-on-park} the freed heap also goes back to the OS), and each array moves as
+ * one large sequential write and read, with no per-element cost while the rank runs.
+ */
+public final class SavedStorage implements Storage {
+
+    private final ArrayStore store;
+    private final List<Saved> arrays = new ArrayList<>();
+
+    /** A storage that saves its arrays in {@code store} (the rank's {@code OutOfCore.store()}). */
+    public SavedStorage(ArrayStore store) {
+        this.store = store;
+    }
+
+    /** A save name of its own for each array, as two arrays may share a program's name. */
+    private String unique(String name) {
+        return "style-" + arrays.size() + "-" + name;
+    }
+
+    @Override
+    public Ints ints(String name, int length) {
+        return add(new SavedInts(unique(name), new int[length]));
+    }
+
+    @Override
+    public Longs longs(String name, int length) {
+        return add(new SavedLongs(unique(name), new long[length]));
+    }
+
+    @Override
+    public Floats floats(String name, int length) {
+        return add(new SavedFloats(unique(name), new float[length]));
+    }
+
+    @Override
+    public Doubles doubles(String name, int length) {
+        return add(new SavedDoubles(unique(name), new double[length]));
+    }
+
+    private <A extends Saved> A add(A array) {
+        arrays.add(array);
+        return array;
+    }
+
+    /** Saves every array and drops it from the heap. */
+    @Override
+    public void beforeBlocking() {
+        try {
+            for (Saved a : arrays) {
+                a.save();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Loads every array back (which deletes its saved copy). */
+    @Override
+    public void afterBlocking() {
+        try {
+            for (Saved a : arrays) {
+                a.load();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Drops the arrays (nothing is on disk outside a blocking call). */
+    @Override
+    public void close() {
+        arrays.clear();
+    }
+
+    /** A heap array that can move to disk and back. */
+    private interface Saved {
+        void save() throws IOException;
+
+        void load() throws IOException;
+    }
+
+    private final class SavedInts implements Ints, Saved {
+        private final String name;
+        private int[] a;
+
+        SavedInts(String name, int[] a) {
+            this.name = name;
+            this.a = a;
+        }
+
+        @Override
+        public int get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, int value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+
+        @Override
+        public void copyFrom(int at, int[] src, int len) {
+            System.arraycopy(src, 0, a, at, len);
+        }
+
+        @Override
+        public void save() throws IOException {
+            store.save(name, a);
+            a = null;
+        }
+
+        @Override
+        public void load() throws IOException {
+            a = store.loadInts(name);
+        }
+    }
+
+    private final class SavedLongs implements Longs, Saved {
+        private final String name;
+        private long[] a;
+
+        SavedLongs(String name, long[] a) {
+            this.name = name;
+            this.a = a;
+        }
+
+        @Override
+        public long get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, long value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+
+        @Override
+        public void save() throws IOException {
+            store.save(name, a);
+            a = null;
+        }
+
+        @Override
+        public void load() throws IOException {
+            a = store.loadLongs(name);
+        }
+    }
+
+    private final class SavedFloats implements Floats, Saved {
+        private final String name;
+        private float[] a;
+
+        SavedFloats(String name, float[] a) {
+            this.name = name;
+            this.a = a;
+        }
+
+        @Override
+        public float get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, float value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+
+        @Override
+        public void copyFrom(int at, float[] src, int len) {
+            System.arraycopy(src, 0, a, at, len);
+        }
+
+        @Override
+        public void save() throws IOException {
+            store.save(name, a);
+            a = null;
+        }
+
+        @Override
+        public void load() throws IOException {
+            a = store.loadFloats(name);
+        }
+    }
+
+    private final class SavedDoubles implements Doubles, Saved {
+        private final String name;
+        private double[] a;
+
+        SavedDoubles(String name, double[] a) {
+            this.name = name;
+            this.a = a;
+        }
+
+        @Override
+        public double get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, double value) {
+            a[i] = value;
+        }
+
+        @Override
+        public int length() {
+            return a.length;
+        }
+
+        @Override
+        public void save() throws IOException {
+            store.save(name, a);
+            a = null;
+        }
+
+        @Override
+        public void load() throws IOException {
+            a = store.loadDoubles(name);
+        }
+    }
+}
