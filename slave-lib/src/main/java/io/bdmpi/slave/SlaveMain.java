@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.jar.JarFile;
 
@@ -44,6 +46,7 @@ public final class SlaveMain {
         installOutput(env);
         watchMaster(env.masterPid());
         ignoreInterrupt();
+        offerToTheOomKiller();
         int rank = env.worldRank();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
             if (e instanceof OutOfMemoryError oom) {
@@ -91,6 +94,19 @@ public final class SlaveMain {
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), sun.misc.SignalHandler.SIG_IGN);
         } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
             // No such signal here: nothing to ignore.
+        }
+    }
+
+    /**
+     * Makes this slave the OOM killer's first choice over its master (a process may always raise
+     * its own score): under a memory limit the master is often the largest process, and killing it
+     * ends the whole job without a word, whereas a killed slave is reported with its rank.
+     */
+    private static void offerToTheOomKiller() {
+        try {
+            Files.writeString(Path.of("/proc/self/oom_score_adj"), "1000");
+        } catch (IOException | UnsupportedOperationException e) {
+            // Not Linux, or /proc is read-only: the kernel's own choice stands.
         }
     }
 
