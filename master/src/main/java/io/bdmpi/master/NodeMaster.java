@@ -220,6 +220,7 @@ public final class NodeMaster {
         TimelineRecorder timeline;
         InternodeLink link;
         boolean started;
+        boolean closed;
         JobStats stats;
 
         Attempt(int number, Checkpointing checkpointing) {
@@ -298,9 +299,17 @@ public final class NodeMaster {
             return result;
         }
 
-        /** Ends the slaves and the threads of this attempt; the timeline stays for the outputs. */
+        /**
+         * Ends the slaves and the threads of this attempt; the timeline stays for the outputs. Only
+         * the first call acts (the job's last attempt is closed again on the way out, and a second
+         * close of its slave I/O would touch a closed selector).
+         */
         @Override
         public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
             killAll(processes);
             if (started) {
                 disruptor.halt();

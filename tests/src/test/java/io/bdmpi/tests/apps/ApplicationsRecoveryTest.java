@@ -106,6 +106,9 @@ class ApplicationsRecoveryTest {
         Expect.that(r, Arrays.equals(Files.readAllBytes(expected), Files.readAllBytes(recovered)),
                 "the recovered job's output differs from the unbroken one's");
         assertEquals(summary(unbroken, summaryPrefix), summary(r, summaryPrefix));
+        for (JobResult job : List.of(unbroken, r)) {
+            Expect.that(job, job.stderrContaining("while cleaning up").isEmpty(), "the master cleans up without an error");
+        }
     }
 
     private static String summary(JobResult r, String prefix) {
