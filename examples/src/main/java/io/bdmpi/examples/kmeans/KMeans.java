@@ -1,6 +1,7 @@
 package io.bdmpi.examples.kmeans;
 
 import io.bdmpi.examples.BadInput;
+import io.bdmpi.examples.Checkpoints;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
@@ -8,10 +9,13 @@ import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
 import io.bdmpi.examples.store.Storage;
 import io.bdmpi.examples.store.Styles;
+import mpi.Checkpointable;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +29,14 @@ import java.util.Set;
  * moved or after {@code --iterations}.
  *
  * <pre>bdmpiexec -ns 8 -nr 2 -cp examples.jar io.bdmpi.examples.kmeans.KMeans
- *     --matrix M --out ASSIGNMENT --k 10 [--iterations 20] [--seed 1] [--style heap]</pre>
+ *     --matrix M --out ASSIGNMENT --k 10 [--iterations 20] [--seed 1] [--style heap]
+ *     [--checkpoint-every 0] [--die-at RANK:ITERATION]</pre>
  *
  * {@code ASSIGNMENT} receives each row's cluster as int32 (see {@link VectorFile}); it is the same
  * as {@link KMeansSerial}'s with {@code --init-parts} equal to the number of ranks (which only
  * decides the initial rows). Rank 0 prints a summary line; bad input aborts with code 2.
+ * With {@code --checkpoint-every N} it checkpoints its {@link State} every N iterations, and goes
+ * on from the last checkpoint when restarted or recovered (see {@link Checkpoints}).
  */
 public final class KMeans {
 
@@ -37,16 +44,59 @@ public final class KMeans {
     private KMeans() {
     }
 
+    /**
+     * What carries over from one iteration to the next: the rows' clusters (to count the moved
+     * ones) and, on the rank that broadcasts them, the next centroids.
+     */
+    private static final class State implements Checkpointable {
+        int iteration;
+        int holder;
+        final Storage.Ints assignment;
+        final double[] centroidMessage;
+        private final int rank;
+
+        State(int rank, Storage.Ints assignment, double[] centroidMessage) {
+            this.rank = rank;
+            this.assignment = assignment;
+            this.centroidMessage = centroidMessage;
+        }
+
+        @Override
+        public void save(DataOutputStream out) throws IOException {
+            out.writeInt(iteration);
+            out.writeInt(holder);
+            Checkpoints.save(out, assignment);
+            if (rank == holder) {
+                for (double c : centroidMessage) {
+                    out.writeDouble(c);
+                }
+            }
+        }
+
+        @Override
+        public void restore(DataInputStream in) throws IOException {
+            iteration = in.readInt();
+            holder = in.readInt();
+            Checkpoints.restore(in, assignment);
+            if (rank == holder) {
+                for (int c = 0; c < centroidMessage.length; c++) {
+                    centroidMessage[c] = in.readDouble();
+                }
+            }
+        }
+    }
+
     /** Runs the program with the options of the class comment. */
     public static void main(String[] args) throws MPIException {
         args = MPI.Init(args);
         Comm comm = MPI.COMM_WORLD;
         try {
-            Options o = Options.parse(args, 0, Set.of("matrix", "out", "k", "iterations", "seed", "style"));
+            Options o = Options.parse(args, 0,
+                    Checkpoints.withOptions(Set.of("matrix", "out", "k", "iterations", "seed", "style")));
             try (Storage st = Styles.open(o.string("style", Styles.HEAP))) {
                 run(comm, o.path("matrix"), o.path("out"), o.integer("k", 1, Integer.MAX_VALUE),
                         o.integer("iterations", 20, 1, Integer.MAX_VALUE), o.number("seed", 1),
-                        st);
+                        Checkpoints.from(o), st);
             }
         } catch (IllegalArgumentException | IOException e) {
             BadInput.abort("KMeans", comm, e);
@@ -54,8 +104,8 @@ public final class KMeans {
         MPI.Finalize();
     }
 
-    private static void run(Comm comm, Path matrix, Path out, int k, int maxIterations, long seed, Storage st)
-            throws MPIException, IOException {
+    private static void run(Comm comm, Path matrix, Path out, int k, int maxIterations, long seed,
+            Checkpoints checkpoints, Storage st) throws MPIException, IOException {
         int rank = comm.getRank();
         int p = comm.getSize();
         IterationTimer timer = new IterationTimer();
@@ -69,25 +119,29 @@ public final class KMeans {
 
             Storage.Doubles centroids = st.doubles("centroids", size);
             Storage.Longs sums = st.longs("sums", size);
-            Storage.Ints assignment = st.ints("assignment", local);
-            for (int i = 0; i < local; i++) {
-                assignment.set(i, -1);
-            }
-            double[] centroidMessage = new double[size];
+            State state = new State(rank, st.ints("assignment", local), new double[size]);
+            Storage.Ints assignment = state.assignment;
+            double[] centroidMessage = state.centroidMessage;
             long[] sumMessage = new long[size];
-            int holder = KMeansCore.pickingPart(seed, p);
-            if (rank == holder) {
-                int[] rows = KMeansCore.initialRows(seed, local, k);
-                for (int j = 0; j < k; j++) {
-                    KMeansCore.setCentroid(block, rows[j], j, centroids, cols);
+            if (!checkpoints.restore(st, state)) {
+                for (int i = 0; i < local; i++) {
+                    assignment.set(i, -1);
                 }
-                copy(centroids, centroidMessage);
+                state.holder = KMeansCore.pickingPart(seed, p);
+                if (rank == state.holder) {
+                    int[] rows = KMeansCore.initialRows(seed, local, k);
+                    for (int j = 0; j < k; j++) {
+                        KMeansCore.setCentroid(block, rows[j], j, centroids, cols);
+                    }
+                    copy(centroids, centroidMessage);
+                }
             }
             timer.start();
-            int iteration = 0;
             long[] totals = new long[2];
             while (true) {
-                int root = holder;
+                int iteration = state.iteration + 1;
+                checkpoints.startIteration(rank, iteration);
+                int root = state.holder;
                 st.blocking(() -> comm.bcast(centroidMessage, size, MPI.DOUBLE, root));
                 for (int c = 0; c < size; c++) {
                     centroids.set(c, centroidMessage[c]);
@@ -95,7 +149,7 @@ public final class KMeans {
                 }
                 KMeansCore.Tally tally = new KMeansCore.Tally();
                 KMeansCore.assign(block, assignment, 0, centroids, k, cols, sums, tally);
-                iteration++;
+                state.iteration = iteration;
                 totals[0] = tally.moved();
                 totals[1] = tally.similarity();
                 st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
@@ -106,7 +160,7 @@ public final class KMeans {
                     sumMessage[c] = sums.get(c);
                 }
                 st.blocking(() -> comm.reduce(sumMessage, size, MPI.LONG, MPI.SUM, 0));
-                holder = 0;
+                state.holder = 0;
                 if (rank == 0) {
                     for (int c = 0; c < size; c++) {
                         sums.set(c, sumMessage[c]);
@@ -114,7 +168,9 @@ public final class KMeans {
                     KMeansCore.recenter(sums, centroids, k, cols);
                     copy(centroids, centroidMessage);
                 }
+                checkpoints.endIteration(st, iteration, state);
             }
+            int iteration = state.iteration;
             String timing = timer.line("KMeans", iteration);
             if (rank == 0) {
                 Files.deleteIfExists(out);

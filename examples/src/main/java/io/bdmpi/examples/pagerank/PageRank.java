@@ -1,6 +1,7 @@
 package io.bdmpi.examples.pagerank;
 
 import io.bdmpi.examples.BadInput;
+import io.bdmpi.examples.Checkpoints;
 import io.bdmpi.examples.IterationTimer;
 import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
@@ -8,10 +9,13 @@ import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
 import io.bdmpi.examples.store.Storage;
 import io.bdmpi.examples.store.Styles;
+import mpi.Checkpointable;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +28,8 @@ import java.util.Set;
  * {@code allToAllv}, convergence checked with {@code allReduce}.
  *
  * <pre>bdmpiexec -ns 8 -nr 2 -cp examples.jar io.bdmpi.examples.pagerank.PageRank
- *     --graph G --out RANKS [--iterations 100] [--tolerance 1e-9] [--style heap]</pre>
+ *     --graph G --out RANKS [--iterations 100] [--tolerance 1e-9] [--style heap]
+ *     [--checkpoint-every 0] [--die-at RANK:ITERATION]</pre>
  *
  * Each rank reads its rows once and, at set-up, the distinct destinations of its edges, grouped by
  * owning rank; every iteration it sends one fixed-point partial sum per distinct destination. It
@@ -32,6 +37,8 @@ import java.util.Set;
  * iterations. {@code RANKS} receives the rank vector (see {@link VectorFile}), bit-identical to
  * {@link PageRankSerial}'s for the same graph whatever the number of ranks (see
  * {@link PageRankCore}). Rank 0 prints one summary line; bad input aborts the job with code 2.
+ * With {@code --checkpoint-every N} it checkpoints its {@link State} every N iterations, and goes
+ * on from the last checkpoint when restarted or recovered (see {@link Checkpoints}).
  */
 public final class PageRank {
 
@@ -39,15 +46,42 @@ public final class PageRank {
     private PageRank() {
     }
 
+    /** What carries over from one iteration to the next: the rank vector and the last sums. */
+    private static final class State implements Checkpointable {
+        int iteration;
+        final long[] totals = new long[2];
+        final Storage.Doubles pr;
+
+        State(Storage.Doubles pr) {
+            this.pr = pr;
+        }
+
+        @Override
+        public void save(DataOutputStream out) throws IOException {
+            out.writeInt(iteration);
+            out.writeLong(totals[0]);
+            out.writeLong(totals[1]);
+            Checkpoints.save(out, pr);
+        }
+
+        @Override
+        public void restore(DataInputStream in) throws IOException {
+            iteration = in.readInt();
+            totals[0] = in.readLong();
+            totals[1] = in.readLong();
+            Checkpoints.restore(in, pr);
+        }
+    }
+
     /** Runs the program with the options of the class comment. */
     public static void main(String[] args) throws MPIException {
         args = MPI.Init(args);
         Comm comm = MPI.COMM_WORLD;
         try {
-            Options o = Options.parse(args, 0, Set.of("graph", "out", "iterations", "tolerance", "style"));
+            Options o = Options.parse(args, 0, Checkpoints.withOptions(Set.of("graph", "out", "iterations", "tolerance", "style")));
             try (Storage st = Styles.open(o.string("style", Styles.HEAP))) {
                 run(comm, o.path("graph"), o.path("out"), o.integer("iterations", 100, 1, Integer.MAX_VALUE),
-                        o.real("tolerance", 1e-9), st);
+                        o.real("tolerance", 1e-9), Checkpoints.from(o), st);
             }
         } catch (IllegalArgumentException | IOException e) {
             BadInput.abort("PageRank", comm, e);
@@ -55,8 +89,8 @@ public final class PageRank {
         MPI.Finalize();
     }
 
-    private static void run(Comm comm, Path graph, Path out, int maxIterations, double tolerance, Storage st)
-            throws MPIException, IOException {
+    private static void run(Comm comm, Path graph, Path out, int maxIterations, double tolerance, Checkpoints checkpoints,
+            Storage st) throws MPIException, IOException {
         int rank = comm.getRank();
         int p = comm.getSize();
         IterationTimer timer = new IterationTimer();
@@ -69,6 +103,10 @@ public final class PageRank {
             long lo = bounds[rank];
             int local = (int) (bounds[rank + 1] - lo);
             CsrBlock block = g.read(lo, bounds[rank + 1], st);
+            State state = new State(st.doubles("pr", local));
+            Storage.Doubles pr = state.pr;
+            long[] totals = state.totals;
+            boolean restored = checkpoints.restore(st, state);
 
             // set-up: distinct destinations grouped by owner, and who sends what to whom
             int[] dst = distinctColumns(block);
@@ -92,21 +130,22 @@ public final class PageRank {
                 into.set(k, (int) (recvVertex[k] - lo));
             }
 
-            Storage.Doubles pr = st.doubles("pr", local);
-            for (int i = 0; i < local; i++) {
-                pr.set(i, PageRankCore.initialRank(n));
-            }
             Storage.Longs acc = st.longs("acc", dst.length);
             Storage.Longs in = st.longs("in", local);
             long[] send = new long[dst.length];
             long[] recv = new long[incoming];
-            long[] totals = {0, PageRankCore.dangling(block, pr, 0)};
-            st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+            if (!restored) {
+                for (int i = 0; i < local; i++) {
+                    pr.set(i, PageRankCore.initialRank(n));
+                }
+                totals[1] = PageRankCore.dangling(block, pr, 0);
+                st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+            }
             timer.start();
-            int iteration = 0;
-            boolean converged = false;
-            while (iteration < maxIterations && !converged) {
-                iteration++;
+            boolean converged = state.iteration > 0 && PageRankCore.converged(totals[0], tolerance);
+            while (state.iteration < maxIterations && !converged) {
+                int iteration = ++state.iteration;
+                checkpoints.startIteration(rank, iteration);
                 for (int t = 0; t < dst.length; t++) {
                     acc.set(t, 0);
                 }
@@ -132,7 +171,9 @@ public final class PageRank {
                 totals[1] = PageRankCore.dangling(block, pr, 0);
                 st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
                 converged = PageRankCore.converged(totals[0], tolerance);
+                checkpoints.endIteration(st, iteration, state);
             }
+            int iteration = state.iteration;
             String timing = timer.line("PageRank", iteration);
 
             if (rank == 0) {
