@@ -29,7 +29,14 @@ public final class HeapStorage implements Storage {
         return new HeapDoubles(new double[length]);
     }
 
-    private record HeapInts(int[] a) implements Ints {
+    /** A heap array; {@link SavedStorage} swaps the array out and back in. */
+    static class HeapInts implements Ints {
+        int[] a;
+
+        HeapInts(int[] a) {
+            this.a = a;
+        }
+
         @Override
         public int get(int i) {
             return a[i];
@@ -51,7 +58,14 @@ public final class HeapStorage implements Storage {
         }
     }
 
-    private record HeapLongs(long[] a) implements Longs {
+    /** A heap array; {@link SavedStorage} swaps the array out and back in. */
+    static class HeapLongs implements Longs {
+        long[] a;
+
+        HeapLongs(long[] a) {
+            this.a = a;
+        }
+
         @Override
         public long get(int i) {
             return a[i];
@@ -68,7 +82,14 @@ public final class HeapStorage implements Storage {
         }
     }
 
-    private record HeapFloats(float[] a) implements Floats {
+    /** A heap array; {@link SavedStorage} swaps the array out and back in. */
+    static class HeapFloats implements Floats {
+        float[] a;
+
+        HeapFloats(float[] a) {
+            this.a = a;
+        }
+
         @Override
         public float get(int i) {
             return a[i];
@@ -90,7 +111,14 @@ public final class HeapStorage implements Storage {
         }
     }
 
-    private record HeapDoubles(double[] a) implements Doubles {
+    /** A heap array; {@link SavedStorage} swaps the array out and back in. */
+    static class HeapDoubles implements Doubles {
+        double[] a;
+
+        HeapDoubles(double[] a) {
+            this.a = a;
+        }
+
         @Override
         public double get(int i) {
             return a[i];

@@ -91,33 +91,12 @@ public final class SavedStorage implements Storage {
         void load() throws IOException;
     }
 
-    private final class SavedInts implements Ints, Saved {
+    private final class SavedInts extends HeapStorage.HeapInts implements Saved {
         private final String name;
-        private int[] a;
 
         SavedInts(String name, int[] a) {
+            super(a);
             this.name = name;
-            this.a = a;
-        }
-
-        @Override
-        public int get(int i) {
-            return a[i];
-        }
-
-        @Override
-        public void set(int i, int value) {
-            a[i] = value;
-        }
-
-        @Override
-        public int length() {
-            return a.length;
-        }
-
-        @Override
-        public void copyFrom(int at, int[] src, int len) {
-            System.arraycopy(src, 0, a, at, len);
         }
 
         @Override
@@ -132,28 +111,12 @@ public final class SavedStorage implements Storage {
         }
     }
 
-    private final class SavedLongs implements Longs, Saved {
+    private final class SavedLongs extends HeapStorage.HeapLongs implements Saved {
         private final String name;
-        private long[] a;
 
         SavedLongs(String name, long[] a) {
+            super(a);
             this.name = name;
-            this.a = a;
-        }
-
-        @Override
-        public long get(int i) {
-            return a[i];
-        }
-
-        @Override
-        public void set(int i, long value) {
-            a[i] = value;
-        }
-
-        @Override
-        public int length() {
-            return a.length;
         }
 
         @Override
@@ -168,33 +131,12 @@ public final class SavedStorage implements Storage {
         }
     }
 
-    private final class SavedFloats implements Floats, Saved {
+    private final class SavedFloats extends HeapStorage.HeapFloats implements Saved {
         private final String name;
-        private float[] a;
 
         SavedFloats(String name, float[] a) {
+            super(a);
             this.name = name;
-            this.a = a;
-        }
-
-        @Override
-        public float get(int i) {
-            return a[i];
-        }
-
-        @Override
-        public void set(int i, float value) {
-            a[i] = value;
-        }
-
-        @Override
-        public int length() {
-            return a.length;
-        }
-
-        @Override
-        public void copyFrom(int at, float[] src, int len) {
-            System.arraycopy(src, 0, a, at, len);
         }
 
         @Override
@@ -209,28 +151,12 @@ public final class SavedStorage implements Storage {
         }
     }
 
-    private final class SavedDoubles implements Doubles, Saved {
+    private final class SavedDoubles extends HeapStorage.HeapDoubles implements Saved {
         private final String name;
-        private double[] a;
 
         SavedDoubles(String name, double[] a) {
+            super(a);
             this.name = name;
-            this.a = a;
-        }
-
-        @Override
-        public double get(int i) {
-            return a[i];
-        }
-
-        @Override
-        public void set(int i, double value) {
-            a[i] = value;
-        }
-
-        @Override
-        public int length() {
-            return a.length;
         }
 
         @Override
