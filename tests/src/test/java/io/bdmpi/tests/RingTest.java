@@ -36,6 +36,19 @@ class RingTest {
         }
     }
 
+    /** Blocked placement: one hop per node boundary crosses over MPI, the last one back to node 0. */
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}, 4 MiB array spilled on both sides")
+    @CsvSource({"2,2,1", "3,2,2"})
+    void largeArrayCrossesNodes(int nodes, int perNode, int running) {
+        JobResult r = JobRunner.job(Ring.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
+                .args(FOUR_MIB).run();
+        int ranks = nodes * perNode;
+        Stats.Node total = checkRing(r, nodes, perNode, running, FOUR_MIB).total();
+        Expect.that(r, total.bytesSpilled() == (long) ranks * FOUR_MIB
+                        && total.bytesInline() == (long) ranks * TOKEN_SENDS * Integer.BYTES,
+                "each rank sends 11 4-byte tokens inline and one 4 MiB array spilled, but the nodes have " + total);
+    }
+
     @ParameterizedTest(name = "-ns {0} -nr {1}, 16 KiB array under the default -im (inline)")
     @CsvSource({"1,1", "2,1", "4,2", "16,16"})
     void smallArrayStaysInline(int ranks, int running) {
@@ -60,15 +73,20 @@ class RingTest {
 
     /** Output and statistics every ring run must have. */
     private static Stats checkRing(JobResult r, int ranks, int running, int bytes) {
-        Stats s = Expect.successfulRun(r, ranks, running);
+        return checkRing(r, 1, ranks, running, bytes);
+    }
+
+    private static Stats checkRing(JobResult r, int nodes, int perNode, int running, int bytes) {
+        int ranks = nodes * perNode;
+        Stats s = Expect.successfulRun(r, nodes, perNode, running);
         r.assertStdoutHasLine("Process 0 decremented value: 0");
         for (int rank = 0; rank < ranks; rank++) {
             r.assertStdoutHasLine("Process " + rank + " exiting");
         }
         r.assertStdoutHasLine("Ring: " + bytes + " bytes passed around " + ranks + " ranks: OK");
         long messages = (TOKEN_SENDS + 1L) * ranks;
-        Expect.that(r, s.node0().messages() == messages,
-                "the ring sends " + messages + " messages (11 tokens and one array per rank), stats say " + s.node0().messages());
+        Expect.that(r, s.total().messages() == messages,
+                "the ring sends " + messages + " messages (11 tokens and one array per rank), stats say " + s.total().messages());
         return s;
     }
 }

@@ -14,13 +14,15 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class SpillLifetimeTest {
 
-    @ParameterizedTest(name = "-ns {0} -nr {1}")
-    @CsvSource({"2,2", "3,1"})
-    void spillFilesGoWithTheirMessages(int ranks, int running) {
-        JobResult r = JobRunner.job(SpillLifetime.class).ranks(ranks).running(running).inlineMax(4096).args(4096, 10).run();
-        Stats s = Expect.successfulRun(r, ranks, running);
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}")
+    @CsvSource({"1,2,2", "1,3,1", "2,2,1", "3,1,1"})
+    void spillFilesGoWithTheirMessages(int nodes, int perNode, int running) {
+        int ranks = nodes * perNode;
+        JobResult r = JobRunner.job(SpillLifetime.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
+                .args(4096, 10).run();
+        Stats.Node total = Expect.successfulRun(r, nodes, perNode, running).total();
         Expect.okFromEveryRank(r, "SpillLifetime", ranks);
         long expected = 3L * ranks * 10 + 1 + 3;
-        Expect.that(r, s.node0().spillFiles() >= expected, "spillFiles " + s.node0().spillFiles() + " < " + expected);
+        Expect.that(r, total.spillFiles() >= expected, "spillFiles " + total.spillFiles() + " < " + expected);
     }
 }

@@ -20,16 +20,19 @@ class MismatchTest {
     /** Start-up of the slave JVMs included; the error itself must be noticed within seconds. */
     static final long MAX_SECONDS = 20;
 
-    @ParameterizedTest(name = "{0}, -ns {1} -nr {2}")
+    @ParameterizedTest(name = "{0}, -nn {1} -ns {2} -nr {3}")
     @CsvSource(delimiter = ';', value = {
-        "roots  ; 3 ; 1 ; (?i)root",
-        "roots  ; 4 ; 3 ; (?i)root",
-        "counts ; 3 ; 1 ; (?i)(count|match|differ)",
-        "kinds  ; 3 ; 2 ; (?i)(bcast|reduce|match|differ)",
-        "skip   ; 3 ; 1 ; (?i)(deadlock|finaliz)",
+        "roots  ; 1 ; 3 ; 1 ; (?i)root",
+        "roots  ; 1 ; 4 ; 3 ; (?i)root",
+        "counts ; 1 ; 3 ; 1 ; (?i)(count|match|differ)",
+        "kinds  ; 1 ; 3 ; 2 ; (?i)(bcast|reduce|match|differ)",
+        "skip   ; 1 ; 3 ; 1 ; (?i)(deadlock|finaliz)",
+        "roots  ; 2 ; 2 ; 1 ; (?i)root",
+        "counts ; 3 ; 1 ; 1 ; (?i)(count|match|differ)",
+        "skip   ; 2 ; 2 ; 2 ; (?i)(deadlock|finaliz)",
     })
-    void badCollectiveEndsTheJob(String mode, int ranks, int running, String errorRegex) {
-        JobResult r = JobRunner.job(Mismatch.class).ranks(ranks).running(running).args(mode)
+    void badCollectiveEndsTheJob(String mode, int nodes, int perNode, int running, String errorRegex) {
+        JobResult r = JobRunner.job(Mismatch.class).nodes(nodes).ranks(perNode).running(running).args(mode)
                 .timeout(Duration.ofSeconds(60)).run();
         r.assertFailed();
         Expect.that(r, r.elapsed().toSeconds() < MAX_SECONDS, "the job took " + r.elapsed().toSeconds() + " s to fail");

@@ -59,6 +59,15 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
         return nodes.get(0);
     }
 
+    /** The totals of every node together (node -1): counts and bytes summed, maxRunning the largest of any node. */
+    public Node total() {
+        return nodes.stream().reduce(new Node(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), (a, b) -> new Node(-1,
+                a.slaves + b.slaves, a.running + b.running, Math.max(a.maxRunning, b.maxRunning), a.messages + b.messages,
+                a.bytesInline + b.bytesInline, a.bytesSpilled + b.bytesSpilled, a.spillFiles + b.spillFiles,
+                a.runSeconds + b.runSeconds, a.blockedSeconds + b.blockedSeconds, a.runnableSeconds + b.runnableSeconds,
+                a.resumes + b.resumes, a.peakRssBytes + b.peakRssBytes));
+    }
+
     /** The slave of the given world rank. */
     public Slave rank(int rank) {
         return slaves.stream().filter(s -> s.rank() == rank).findFirst()
