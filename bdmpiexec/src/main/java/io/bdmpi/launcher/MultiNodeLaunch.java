@@ -27,6 +27,16 @@ public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path host
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
 
+    /**
+     * The watchdog's shell: while bdmpiexec ($0) lives it only checks that mpiexec ($1) still runs;
+     * should bdmpiexec die first (SIGKILL, OOM killer) it stops mpiexec as bdmpiexec would have,
+     * with SIGTERM, and with SIGKILL if mpiexec is still there after STOP_WAIT_S.
+     */
+    private static final String WATCHDOG = "while kill -0 \"$0\" 2>/dev/null; do kill -0 \"$1\" 2>/dev/null || exit 0; sleep 0.2; done; "
+            + "kill -TERM \"$1\" 2>/dev/null; i=0; "
+            + "while kill -0 \"$1\" 2>/dev/null && [ $i -lt " + STOP_WAIT_S * 5 + " ]; do sleep 0.2; i=$((i+1)); done; "
+            + "kill -KILL \"$1\" 2>/dev/null";
+
     /** The command line of mpiexec. */
     public List<String> command() {
         List<String> cmd = new ArrayList<>(List.of(mpiexec, "-n", Integer.toString(nodes)));
@@ -54,6 +64,7 @@ public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path host
             System.err.println("bdmpiexec: cannot start the masters with " + mpiexec + ": " + e.getMessage());
             return 1;
         }
+        Process watchdog = startWatchdog(mpi);
         // Told to stop (SIGINT, SIGTERM): mpiexec passes the signal to the masters, which stop their slaves.
         Thread hook = new Thread(() -> {
             mpi.destroy();
@@ -79,11 +90,34 @@ public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path host
             System.err.println("bdmpiexec: cannot join the nodes' statistics into " + stats + ": " + e.getMessage());
             return 1;
         } finally {
+            if (watchdog != null) {
+                watchdog.destroyForcibly();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
                 // The hook is running.
             }
+        }
+    }
+
+    /**
+     * Starts a shell, in its own session, that stops mpiexec should this JVM die without stopping it
+     * (a shutdown hook does not run on SIGKILL); with mpiexec gone, the masters and their slaves stop.
+     * Returns null (and says so) if it cannot be started: the job then runs unguarded.
+     */
+    private static Process startWatchdog(Process mpi) {
+        try {
+            return new ProcessBuilder("setsid", "/bin/sh", "-c", WATCHDOG, Long.toString(ProcessHandle.current().pid()),
+                    Long.toString(mpi.pid()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+        } catch (java.io.IOException e) {
+            System.err.println("bdmpiexec: warning: cannot start the watchdog that stops the masters should bdmpiexec be killed: "
+                    + e.getMessage());
+            return null;
         }
     }
 }
