@@ -57,7 +57,25 @@ class InjectedFailureTest {
         "abort   ; parked-collective ; 7   ; ",
     })
     void failureEndsTheJobAndSaysWhy(String mode, String where, int exitCode, String lastCall) {
-        JobRunner job = JobRunner.job(Inject.class).ranks(RANKS).running(RANKS).inlineMax(4096)
+        failureEndsTheJob(1, RANKS, mode, where, exitCode, lastCall);
+    }
+
+    /** One rank per node ({@code -nn 3}): the victim's node says why, the other two stop quietly. */
+    @ParameterizedTest(name = "-nn 3: {0} {1}")
+    @CsvSource(delimiter = ';', value = {
+        "throw   ; running           ; 1   ; MPI_Barrier",
+        "exit    ; collective        ; 1   ; MPI_Barrier",
+        "oom     ; recv              ; 1   ; MPI_Barrier",
+        "sigkill ; parked-recv       ; 1   ; receive\\(source=2, tag=6, comm=COMM_WORLD\\)",
+        "sigkill ; parked-collective ; 1   ; MPI_Barrier.*(ranks )?\\[?0, 2",
+        "abort   ; running           ; 7   ; ",
+    })
+    void failureOnOneNodeEndsTheJobAndSaysWhy(String mode, String where, int exitCode, String lastCall) {
+        failureEndsTheJob(RANKS, 1, mode, where, exitCode, lastCall);
+    }
+
+    private static void failureEndsTheJob(int nodes, int perNode, String mode, String where, int exitCode, String lastCall) {
+        JobRunner job = JobRunner.job(Inject.class).nodes(nodes).ranks(perNode).running(perNode).inlineMax(4096)
                 .args(mode, where, VICTIM).timeout(Duration.ofSeconds(60));
         if (mode.equals("oom")) {
             job.options("--slave-jvm-opts", "-Xmx48m");
@@ -77,7 +95,8 @@ class InjectedFailureTest {
         String when = mode.equals("abort") ? ""
                 : where.equals("after-finalize") ? " after MPI_Finalize$"
                 : " before MPI_Finalize; last MPI call: .*" + lastCall;
-        Failed.check(mode + " " + where, r, exitCode, who + what + when);
+        Failed.check("-nn " + nodes + " " + mode + " " + where, r, exitCode, who + what + when,
+                nodes == 1 ? Failed.MAX_MILLIS_AFTER_EVENT : Failed.MAX_MILLIS_AFTER_EVENT_ON_SEVERAL_NODES);
         if (mode.equals("oom")) {
             Expect.that(r, !r.stderrContaining(Pattern.quote("bdmpi: rank " + VICTIM + ": out of memory")).isEmpty(),
                     "the slave did not say it ran out of memory");
