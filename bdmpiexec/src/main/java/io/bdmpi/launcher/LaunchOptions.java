@@ -103,7 +103,8 @@ public final class LaunchOptions {
     Path hostFile;
 
     @Option(names = "--mpiexec", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "The MPI launcher (default: $" + MpiLauncher.MPIEXEC_VARIABLE + ", else mpiexec.mpich on PATH).")
+            description = "The MPI launcher, of the library the masters bind (default: $" + MpiLauncher.MPIEXEC_VARIABLE
+                    + ", else mpiexec.mpich or mpiexec.openmpi on PATH).")
     String mpiexec;
 
     @Option(names = "--placement", paramLabel = "block|cyclic|FILE",
@@ -312,7 +313,7 @@ public final class LaunchOptions {
 
     /** How to start the masters: through the MPI launcher, each running bdmpiexec --node-master with these arguments. */
     MultiNodeLaunch multiNodeLaunch(String[] args) throws UsageException {
-        String launcher;
+        MpiLauncher launcher;
         try {
             launcher = MpiLauncher.find(mpiexec, System.getenv());
         } catch (IllegalStateException e) {
