@@ -65,25 +65,33 @@ public enum MpiAbi {
      * @throws IllegalStateException with a message saying what was looked for when nothing fits
      */
     public static Choice choose(Map<String, String> env) {
+        return choose(env, LIBRARY_DIRS);
+    }
+
+    /** {@link #choose(Map)}, looking for the libraries in {@code libraryDirs}. */
+    static Choice choose(Map<String, String> env, List<String> libraryDirs) {
         String forcedAbi = env.get(ABI_VARIABLE);
         MpiAbi abi = forcedAbi == null || forcedAbi.isBlank() ? null : parse(forcedAbi);
         String library = env.get(LIBRARY_VARIABLE);
         if (library != null && !library.isBlank()) {
+            if (library.contains("/") && !Files.isRegularFile(Path.of(library))) {
+                throw new IllegalStateException(LIBRARY_VARIABLE + "=" + library + ": no such file");
+            }
             return new Choice(abi != null ? abi : guessFromName(library), library);
         }
         for (MpiAbi candidate : values()) {
-            String found = abi == null || abi == candidate ? find(candidate.libraries()) : null;
+            String found = abi == null || abi == candidate ? find(candidate.libraries(), libraryDirs) : null;
             if (found != null) {
                 return new Choice(candidate, found);
             }
         }
         if (abi != null) {
             throw new IllegalStateException(ABI_VARIABLE + "=" + forcedAbi + " asks for " + abi.displayName + ", whose library was"
-                    + " not found (looked for " + abi.libraries() + " in " + LIBRARY_DIRS + "); install it (Debian: apt-get"
+                    + " not found (looked for " + abi.libraries() + " in " + libraryDirs + "); install it (Debian: apt-get"
                     + " install " + abi.debianPackage + ") or set " + LIBRARY_VARIABLE);
         }
         throw new IllegalStateException("no MPI library found (looked for " + MPICH_CANDIDATES + " and "
-                + OPEN_MPI_CANDIDATES + " in " + LIBRARY_DIRS + "); install MPICH (Debian: apt-get install mpich) or Open MPI"
+                + OPEN_MPI_CANDIDATES + " in " + libraryDirs + "); install MPICH (Debian: apt-get install mpich) or Open MPI"
                 + " (apt-get install openmpi-bin), or set " + LIBRARY_VARIABLE);
     }
 
@@ -108,9 +116,9 @@ public enum MpiAbi {
         return library.contains("openmpi") || library.endsWith("libmpi.so.40") ? OPEN_MPI : MPICH;
     }
 
-    private static String find(List<String> names) {
+    private static String find(List<String> names, List<String> libraryDirs) {
         for (String name : names) {
-            for (String dir : LIBRARY_DIRS) {
+            for (String dir : libraryDirs) {
                 Path p = Path.of(dir, name);
                 if (Files.exists(p)) {
                     return p.toString();

@@ -1,11 +1,13 @@
 package io.bdmpi.master.internode;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,11 +59,27 @@ class PumpTest {
         MpiAbi.Choice openMpi = MpiAbi.choose(withAbi(MpiAbi.OPEN_MPI));
         assertEquals(MpiAbi.OPEN_MPI, openMpi.abi());
         assertTrue(openMpi.library().endsWith("libmpi.so.40"), openMpi.library());
-        assertEquals(MpiAbi.OPEN_MPI, MpiAbi.choose(Map.of(MpiAbi.LIBRARY_VARIABLE, "/opt/openmpi/lib/libmpi.so.40")).abi());
+        assertEquals(MpiAbi.OPEN_MPI, MpiAbi.choose(Map.of(MpiAbi.LIBRARY_VARIABLE, "libmpi.so.40")).abi());
+        assertEquals(MpiAbi.OPEN_MPI, MpiAbi.choose(Map.of(MpiAbi.LIBRARY_VARIABLE, openMpi.library())).abi());
         assertEquals(MpiAbi.MPICH, MpiAbi.choose(Map.of(MpiAbi.LIBRARY_VARIABLE, "libx.so", MpiAbi.ABI_VARIABLE, "mpich")).abi());
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> MpiLibrary.load(new MpiAbi.Choice(MpiAbi.OPEN_MPI, found.library())));
         assertTrue(e.getMessage().contains("ompi_mpi_comm_world") && e.getMessage().contains("not Open MPI"), e.getMessage());
+    }
+
+    /** What a test that needs a library not installed (here: none in an empty directory) fails with. */
+    @Test
+    void aMissingLibraryIsNamedWithItsPackage(@TempDir Path empty) {
+        List<String> dirs = List.of(empty.toString());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> MpiAbi.choose(withAbi(MpiAbi.OPEN_MPI), dirs));
+        assertEquals(MpiAbi.ABI_VARIABLE + "=openmpi asks for Open MPI, whose library was not found (looked for [libmpi.so.40] in ["
+                + empty + "]); install it (Debian: apt-get install openmpi-bin) or set " + MpiAbi.LIBRARY_VARIABLE, e.getMessage());
+        e = assertThrows(IllegalStateException.class, () -> MpiAbi.choose(Map.of(), dirs));
+        assertTrue(e.getMessage().startsWith("no MPI library found") && e.getMessage().contains("apt-get install mpich"),
+                e.getMessage());
+        e = assertThrows(IllegalStateException.class,
+                () -> MpiAbi.choose(Map.of(MpiAbi.LIBRARY_VARIABLE, empty.resolve("libmpi.so.40").toString()), dirs));
+        assertEquals(MpiAbi.LIBRARY_VARIABLE + "=" + empty.resolve("libmpi.so.40") + ": no such file", e.getMessage());
     }
 
     @Test
