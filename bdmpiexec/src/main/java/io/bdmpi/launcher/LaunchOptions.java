@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -265,8 +266,10 @@ public final class LaunchOptions {
         if (slaves < 1) {
             throw new UsageException("-ns=" + slaves + " must be at least 1");
         }
-        if (running < 1 || running > slaves) {
-            throw new UsageException("-nr=" + running + " must be between 1 and -ns=" + slaves);
+        int mostSlaves = nodeSettings.stream().map(NodeSettings::slaves).filter(Objects::nonNull).reduce(slaves, Math::max);
+        if (running < 1 || running > mostSlaves) {
+            throw new UsageException("-nr=" + running + " must be between 1 and "
+                    + (mostSlaves == slaves ? "-ns=" : "the most slaves of a node, ") + mostSlaves);
         }
         if (inlineMax < 0 || inlineMax > MasterContext.INLINE_MAX_BYTES_LIMIT) {
             throw new UsageException("-im=" + inlineMax + " must be between 0 and " + MasterContext.INLINE_MAX_BYTES_LIMIT);

@@ -65,6 +65,7 @@ public final class JobRunner {
     private final String mainClass;
     private int nodes = 1;
     private MpiAbi mpi;
+    private boolean countsFromConfig;
     private int ranks = 1;
     private int running = 1;
     private Integer inlineMaxBytes;
@@ -169,6 +170,16 @@ public final class JobRunner {
     /** {@code -im}: largest message kept in master memory; larger ones go through spill files. */
     public JobRunner inlineMax(int bytes) {
         inlineMaxBytes = bytes;
+        return this;
+    }
+
+    /**
+     * {@code --config FILE}, whose slave and running counts (top-level or per node) then apply:
+     * the job passes no {@code -ns} and {@code -nr}, which would beat them.
+     */
+    public JobRunner config(Path file) {
+        options.addAll(List.of("--config", file.toString()));
+        countsFromConfig = true;
         return this;
     }
 
@@ -443,10 +454,12 @@ public final class JobRunner {
             cmd.add("-nn");
             cmd.add(Integer.toString(nodes));
         }
-        cmd.add("-ns");
-        cmd.add(Integer.toString(ranks));
-        cmd.add("-nr");
-        cmd.add(Integer.toString(running));
+        if (!countsFromConfig) {
+            cmd.add("-ns");
+            cmd.add(Integer.toString(ranks));
+            cmd.add("-nr");
+            cmd.add(Integer.toString(running));
+        }
         if (inlineMaxBytes != null) {
             cmd.add("-im");
             cmd.add(Integer.toString(inlineMaxBytes));
