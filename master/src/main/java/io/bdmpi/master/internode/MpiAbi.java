@@ -17,7 +17,9 @@ import java.util.Map;
  * {@link #MPICH_CANDIDATES} then {@link #OPEN_MPI_CANDIDATES} is used: MPICH when both are installed.
  */
 public enum MpiAbi {
+    /** MPICH's ABI: MPICH, Intel MPI, MVAPICH, Cray MPICH. */
     MPICH("MPICH", "mpich", "mpich"),
+    /** Open MPI's ABI. */
     OPEN_MPI("Open MPI", "openmpi", "openmpi-bin");
 
     /** Environment variable naming the MPI library to load. */

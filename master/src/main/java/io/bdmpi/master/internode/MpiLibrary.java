@@ -66,9 +66,7 @@ public final class MpiLibrary {
         this.status = Memory.allocateDirect(runtime, abi.statusBytes());
         this.comms = new HandleSlots(runtime, abi.handleBytes(), COMM_SLOTS);
         this.requests = new HandleSlots(runtime, abi.handleBytes(), REQUEST_SLOTS);
-        int world = comms.claim();
-        comms.put(world, abi.commWorld());
-        assert world == COMM_WORLD;
+        comms.put(comms.claim(), abi.commWorld()); // the first slot: COMM_WORLD
     }
 
     /**
