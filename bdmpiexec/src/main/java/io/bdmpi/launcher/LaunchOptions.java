@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -103,7 +104,8 @@ public final class LaunchOptions {
     Path hostFile;
 
     @Option(names = "--mpiexec", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "The MPI launcher (default: $" + MpiLauncher.MPIEXEC_VARIABLE + ", else mpiexec.mpich on PATH).")
+            description = "The MPI launcher, of the library the masters bind (default: $" + MpiLauncher.MPIEXEC_VARIABLE
+                    + ", else mpiexec.mpich or mpiexec.openmpi on PATH).")
     String mpiexec;
 
     @Option(names = "--placement", paramLabel = "block|cyclic|FILE",
@@ -264,8 +266,10 @@ public final class LaunchOptions {
         if (slaves < 1) {
             throw new UsageException("-ns=" + slaves + " must be at least 1");
         }
-        if (running < 1 || running > slaves) {
-            throw new UsageException("-nr=" + running + " must be between 1 and -ns=" + slaves);
+        int mostSlaves = nodeSettings.stream().map(NodeSettings::slaves).filter(Objects::nonNull).reduce(slaves, Math::max);
+        if (running < 1 || running > mostSlaves) {
+            throw new UsageException("-nr=" + running + " must be between 1 and "
+                    + (mostSlaves == slaves ? "-ns=" : "the most slaves of a node, ") + mostSlaves);
         }
         if (inlineMax < 0 || inlineMax > MasterContext.INLINE_MAX_BYTES_LIMIT) {
             throw new UsageException("-im=" + inlineMax + " must be between 0 and " + MasterContext.INLINE_MAX_BYTES_LIMIT);
@@ -312,7 +316,7 @@ public final class LaunchOptions {
 
     /** How to start the masters: through the MPI launcher, each running bdmpiexec --node-master with these arguments. */
     MultiNodeLaunch multiNodeLaunch(String[] args) throws UsageException {
-        String launcher;
+        MpiLauncher launcher;
         try {
             launcher = MpiLauncher.find(mpiexec, System.getenv());
         } catch (IllegalStateException e) {

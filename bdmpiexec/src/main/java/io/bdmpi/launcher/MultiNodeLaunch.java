@@ -1,6 +1,7 @@
 package io.bdmpi.launcher;
 
 import io.bdmpi.master.JobStats;
+import io.bdmpi.master.internode.MpiLauncher;
 
 import java.io.File;
 import java.nio.file.Path;
@@ -10,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Starts the N masters of a job of several nodes through the MPI launcher:
- * {@code mpiexec -n N [-hosts ...|-f FILE] java -cp <this class path> Bdmpiexec --node-master <args>}.
+ * {@code mpiexec -n N [its options, hosts] java -cp <this class path> Bdmpiexec --node-master <args>}.
  * Each master learns its node from its MPI rank. The masters' (and slaves') output reaches this
  * terminal through mpiexec; the masters agree on the job's exit code, which mpiexec returns.
  *
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * @param stats    --stats, or null: the masters write a part each, joined here at the end (they
  *                 must see this path: localhost, or a shared file system)
  */
-public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats) {
+public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats) {
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
@@ -39,12 +40,7 @@ public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path host
 
     /** The command line of mpiexec. */
     public List<String> command() {
-        List<String> cmd = new ArrayList<>(List.of(mpiexec, "-n", Integer.toString(nodes)));
-        if (hosts != null) {
-            cmd.addAll(List.of("-hosts", hosts));
-        } else if (hostFile != null) {
-            cmd.addAll(List.of("-f", hostFile.toString()));
-        }
+        List<String> cmd = new ArrayList<>(mpiexec.command(nodes, hosts, hostFile));
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Bdmpiexec.class.getName(), "--node-master"));
         cmd.addAll(args);
@@ -61,7 +57,7 @@ public record MultiNodeLaunch(String mpiexec, int nodes, String hosts, Path host
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
         } catch (java.io.IOException e) {
-            System.err.println("bdmpiexec: cannot start the masters with " + mpiexec + ": " + e.getMessage());
+            System.err.println("bdmpiexec: cannot start the masters with " + mpiexec.path() + ": " + e.getMessage());
             return 1;
         }
         Process watchdog = startWatchdog(mpi);

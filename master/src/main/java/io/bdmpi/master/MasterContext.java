@@ -3,6 +3,7 @@ package io.bdmpi.master;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -138,10 +139,28 @@ public final class MasterContext {
     public List<NodeSettings> nodeSettings() { return nodeSettings; }
     public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
 
-    /** -nr on {@code node}: its per-node entry's, else {@link #running()}. */
+    /** -ns on {@code node}: its per-node entry's, else {@link #slaves()}. */
+    public int slavesOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.slaves() != null ? s.slaves() : slaves;
+    }
+
+    /** The slaves of every node, in node order; COMM_WORLD has their sum. */
+    public int[] slavesPerNode() {
+        int[] perNode = new int[Math.max(nodes, 0)];
+        for (int n = 0; n < perNode.length; n++) {
+            perNode[n] = slavesOn(n);
+        }
+        return perNode;
+    }
+
+    /**
+     * -nr on {@code node}: its per-node entry's, else {@link #running()}, or all the node's slaves
+     * when it has fewer.
+     */
     public int runningOn(int node) {
         NodeSettings s = nodeSetting(node);
-        return s != null && s.running() != null ? s.running() : running;
+        return s != null && s.running() != null ? s.running() : Math.min(running, slavesOn(node));
     }
 
     /** --memory-limit on {@code node}: its per-node entry's, else {@link #memoryLimitBytes()}. */
@@ -213,9 +232,9 @@ public final class MasterContext {
         List<String> errors = new ArrayList<>();
         if (nodes < 1) {
             errors.add("-nn=" + nodes + " must be at least 1");
-        } else if (slaves >= 1) {
+        } else if (Arrays.stream(slavesPerNode()).allMatch(n -> n >= 1)) {
             try {
-                io.bdmpi.master.internode.Placement.of(placement, nodes, slaves);
+                io.bdmpi.master.internode.Placement.of(placement, slavesPerNode());
             } catch (IllegalArgumentException e) {
                 errors.add(e.getMessage());
             }
@@ -223,8 +242,10 @@ public final class MasterContext {
         if (slaves < 1) {
             errors.add("-ns=" + slaves + " must be at least 1");
         }
-        if (running < 1 || running > Math.max(slaves, 1)) {
-            errors.add("-nr=" + running + " must be between 1 and -ns=" + slaves);
+        int mostSlaves = Math.max(Arrays.stream(slavesPerNode()).max().orElse(slaves), slaves);
+        if (running < 1 || running > Math.max(mostSlaves, 1)) {
+            errors.add("-nr=" + running + " must be between 1 and " + (mostSlaves == slaves ? "-ns=" : "the most slaves of a node, ")
+                    + mostSlaves);
         }
         if (inlineMaxBytes < 0 || inlineMaxBytes > INLINE_MAX_BYTES_LIMIT) {
             errors.add("-im=" + inlineMaxBytes + " must be between 0 and " + INLINE_MAX_BYTES_LIMIT);
@@ -238,12 +259,11 @@ public final class MasterContext {
         checkMemoryLimit(memoryLimitBytes, "--memory-limit", errors);
         for (NodeSettings n : nodeSettings) {
             String where = "per-node[" + n.node() + "].";
-            if (n.slaves() != null && n.slaves() != slaves) {
-                errors.add(where + "slaves=" + n.slaves() + " differs from -ns=" + slaves
-                        + ": every node has the same number of slaves so far");
+            if (n.slaves() != null && n.slaves() < 1) {
+                errors.add(where + "slaves=" + n.slaves() + " must be at least 1");
             }
-            if (n.running() != null && (n.running() < 1 || n.running() > slaves)) {
-                errors.add(where + "running=" + n.running() + " must be between 1 and -ns=" + slaves);
+            if (n.running() != null && (n.running() < 1 || n.running() > slavesOn(n.node()))) {
+                errors.add(where + "running=" + n.running() + " must be between 1 and the node's slaves, " + slavesOn(n.node()));
             }
             if (n.memoryLimitBytes() != null) {
                 checkMemoryLimit(n.memoryLimitBytes(), where + "memory-limit", errors);

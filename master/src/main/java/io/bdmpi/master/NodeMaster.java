@@ -107,8 +107,8 @@ public final class NodeMaster {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
             }
-            Placement placement = Placement.of(context.placement(), context.nodes(), context.slaves());
-            SwapWarning.check(context).ifPresent(System.err::println);
+            Placement placement = Placement.of(context.placement(), context.slavesPerNode());
+            SwapWarning.check(context, node).ifPresent(System.err::println);
             if (context.memoryLimitBytesOn(node) > 0) {
                 cgroup = MemoryCgroup.create(context.memoryLimitBytesOn(node));
             }

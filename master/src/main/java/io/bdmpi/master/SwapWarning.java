@@ -17,18 +17,19 @@ final class SwapWarning {
     private SwapWarning() {
     }
 
-    /** The warning for this job on this machine, if it needs one. */
-    static Optional<String> check(MasterContext context) {
+    /** The warning for this job's {@code node} on this machine, if it needs one. */
+    static Optional<String> check(MasterContext context, int node) {
         try {
             long[] meminfo = meminfo(Path.of("/proc/meminfo"));
             long swap = meminfo[0];
             long available = meminfo[1];
             long total = meminfo[2];
-            if (context.memoryLimitBytes() > 0) {
-                available = Math.min(available, context.memoryLimitBytes());
-                total = Math.min(total, context.memoryLimitBytes());
+            long limit = context.memoryLimitBytesOn(node);
+            if (limit > 0) {
+                available = Math.min(available, limit);
+                total = Math.min(total, limit);
             }
-            return warning(context.slaves(), maxHeapBytes(context.slaveJvmOptions(), total), swap, available);
+            return warning(context.slavesOn(node), maxHeapBytes(context.slaveJvmOptions(), total), swap, available);
         } catch (IOException | RuntimeException e) {
             return Optional.empty(); // No /proc/meminfo: nothing to compare with.
         }

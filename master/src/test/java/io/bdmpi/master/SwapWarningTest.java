@@ -36,7 +36,7 @@ class SwapWarningTest {
         MasterContext ctx = new MasterContext().slaves(2).memoryLimitBytes(256L << 20)
                 .slaveJvmOptions(List.of("-Xmx200m"));
         // 2 x 200 MiB > 256 MiB: warned unless this machine has swap.
-        assertEquals(!hasSwap(), SwapWarning.check(ctx).isPresent());
+        assertEquals(!hasSwap(), SwapWarning.check(ctx, 0).isPresent());
     }
 
     private static boolean hasSwap() {

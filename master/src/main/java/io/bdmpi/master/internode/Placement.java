@@ -9,54 +9,83 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which node each rank of COMM_WORLD lives on. {@code block} (the default) puts ranks
- * {@code k*S .. k*S+S-1} on node k; {@code cyclic} puts rank r on node {@code r % N}; a file gives
- * each rank's node, one node number per line (line i for rank i; blank lines and {@code #}
- * comments are skipped), with exactly S ranks per node. On a node, slaves are ordered by world
- * rank (their local index). COMM_CWORLD numbers the slaves cyclically over the nodes whatever
- * the placement: its rank c is local slave {@code c / N} of node {@code c % N}.
+ * Which node each rank of COMM_WORLD lives on, for nodes of S_k slaves each (the same S for
+ * every node, or per node from the config file; the world has their sum). {@code block} (the
+ * default) puts the first S_0 ranks on node 0, the next S_1 on node 1, and so on; {@code cyclic}
+ * deals the ranks out to the nodes in turn, passing over a node once it is full; a file gives each
+ * rank's node, one node number per line (line i for rank i; blank lines and {@code #} comments
+ * are skipped), with exactly S_k ranks on node k. On a node, slaves are ordered by world rank
+ * (their local index). COMM_CWORLD numbers the slaves the way {@code cyclic} deals them: local
+ * slave 0 of every node, then local slave 1 of every node that has one, and so on.
  */
 public final class Placement {
 
-    private final int nodes;
-    private final int perNode;
+    private final int[] slavesOn;
     private final int[] nodeOf;
     private final int[][] ranksOn;
 
-    private Placement(int nodes, int perNode, int[] nodeOf) {
-        this.nodes = nodes;
-        this.perNode = perNode;
+    private Placement(int[] slavesOn, int[] nodeOf) {
+        this.slavesOn = slavesOn;
         this.nodeOf = nodeOf;
-        this.ranksOn = new int[nodes][perNode];
-        int[] filled = new int[nodes];
+        this.ranksOn = new int[slavesOn.length][];
+        for (int n = 0; n < slavesOn.length; n++) {
+            ranksOn[n] = new int[slavesOn[n]];
+        }
+        int[] filled = new int[slavesOn.length];
         for (int r = 0; r < nodeOf.length; r++) {
             ranksOn[nodeOf[r]][filled[nodeOf[r]]++] = r;
         }
     }
 
     /**
-     * @param spec {@code block}, {@code cyclic}, or the path of a placement file
-     * @throws IllegalArgumentException naming the problem (bad file, wrong count per node)
+     * {@link #of(String, int[])} with {@code perNode} slaves on each of {@code nodes} nodes.
      */
     public static Placement of(String spec, int nodes, int perNode) {
-        int size = nodes * perNode;
-        int[] nodeOf = new int[size];
-        String kind = spec == null ? "block" : spec.trim().toLowerCase(Locale.ROOT);
-        if (kind.equals("block")) {
-            for (int r = 0; r < size; r++) {
-                nodeOf[r] = r / perNode;
-            }
-        } else if (kind.equals("cyclic")) {
-            for (int r = 0; r < size; r++) {
-                nodeOf[r] = r % nodes;
-            }
-        } else {
-            nodeOf = readFile(Path.of(spec), nodes, perNode);
-        }
-        return new Placement(nodes, perNode, nodeOf);
+        int[] slavesOn = new int[nodes];
+        Arrays.fill(slavesOn, perNode);
+        return of(spec, slavesOn);
     }
 
-    private static int[] readFile(Path file, int nodes, int perNode) {
+    /**
+     * @param spec     {@code block}, {@code cyclic}, or the path of a placement file
+     * @param slavesOn the number of slaves of each node (at least 1 each)
+     * @throws IllegalArgumentException naming the problem (bad file, wrong count per node)
+     */
+    public static Placement of(String spec, int[] slavesOn) {
+        int size = Arrays.stream(slavesOn).sum();
+        String kind = spec == null ? "block" : spec.trim().toLowerCase(Locale.ROOT);
+        int[] nodeOf;
+        if (kind.equals("block")) {
+            nodeOf = new int[size];
+            for (int n = 0, r = 0; n < slavesOn.length; n++) {
+                for (int i = 0; i < slavesOn[n]; i++) {
+                    nodeOf[r++] = n;
+                }
+            }
+        } else if (kind.equals("cyclic")) {
+            nodeOf = dealt(slavesOn);
+        } else {
+            nodeOf = readFile(Path.of(spec), slavesOn);
+        }
+        return new Placement(slavesOn.clone(), nodeOf);
+    }
+
+    /** The node of each turn when ranks are dealt out to the nodes in turn, a full node passed over. */
+    private static int[] dealt(int[] slavesOn) {
+        int[] nodes = new int[Arrays.stream(slavesOn).sum()];
+        int turn = 0;
+        for (int local = 0; turn < nodes.length; local++) {
+            for (int n = 0; n < slavesOn.length; n++) {
+                if (local < slavesOn[n]) {
+                    nodes[turn++] = n;
+                }
+            }
+        }
+        return nodes;
+    }
+
+    private static int[] readFile(Path file, int[] slavesOn) {
+        int nodes = slavesOn.length;
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
@@ -84,15 +113,15 @@ public final class Placement {
             count[node]++;
             values.add(node);
         }
-        if (values.size() != nodes * perNode || Arrays.stream(count).anyMatch(c -> c != perNode)) {
+        if (!Arrays.equals(count, slavesOn)) {
             throw new IllegalArgumentException("--placement " + file + " places " + values.size() + " ranks as "
-                    + Arrays.toString(count) + " per node; -nn " + nodes + " -ns " + perNode + " needs " + perNode + " on each node");
+                    + Arrays.toString(count) + " per node; the nodes have " + Arrays.toString(slavesOn) + " slaves");
         }
         return values.stream().mapToInt(Integer::intValue).toArray();
     }
 
     public int nodes() {
-        return nodes;
+        return slavesOn.length;
     }
 
     public int worldSize() {
@@ -111,15 +140,17 @@ public final class Placement {
 
     /** COMM_CWORLD's members: the world rank of each of its ranks. */
     public int[] cyclicWorld() {
-        int[] members = new int[nodeOf.length];
+        int[] node = dealt(slavesOn);
+        int[] next = new int[slavesOn.length];
+        int[] members = new int[node.length];
         for (int c = 0; c < members.length; c++) {
-            members[c] = ranksOn[c % nodes][c / nodes];
+            members[c] = ranksOn[node[c]][next[node[c]]++];
         }
         return members;
     }
 
     @Override
     public String toString() {
-        return nodes + " nodes x " + perNode + " ranks";
+        return slavesOn.length + " nodes with " + Arrays.toString(slavesOn) + " ranks";
     }
 }

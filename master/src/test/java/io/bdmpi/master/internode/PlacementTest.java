@@ -40,11 +40,35 @@ class PlacementTest {
         assertArrayEquals(new int[] {0, 3}, p.ranksOn(1));
     }
 
+    /** Nodes of 3 and 1 slaves (the config file's per-node counts): 4 ranks. */
+    @Test
+    void unevenNodesInBlocksDealtOutAndFromAFile(@TempDir Path dir) throws IOException {
+        Placement block = Placement.of("block", new int[] {3, 1});
+        assertEquals(4, block.worldSize());
+        assertArrayEquals(new int[] {0, 1, 2}, block.ranksOn(0));
+        assertArrayEquals(new int[] {3}, block.ranksOn(1));
+        // CWORLD: local slave 0 of each node, then local slaves 1 and 2 of node 0 alone.
+        assertArrayEquals(new int[] {0, 3, 1, 2}, block.cyclicWorld());
+
+        Placement cyclic = Placement.of("cyclic", new int[] {1, 3, 2});
+        assertArrayEquals(new int[] {0}, cyclic.ranksOn(0));
+        assertArrayEquals(new int[] {1, 3, 5}, cyclic.ranksOn(1));
+        assertArrayEquals(new int[] {2, 4}, cyclic.ranksOn(2));
+        assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5}, cyclic.cyclicWorld());
+
+        Path f = Files.writeString(dir.resolve("placement"), "1\n0\n0\n0\n");
+        Placement file = Placement.of(f.toString(), new int[] {3, 1});
+        assertArrayEquals(new int[] {1, 2, 3}, file.ranksOn(0));
+        assertArrayEquals(new int[] {0}, file.ranksOn(1));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(f.toString(), new int[] {2, 2}))
+                .getMessage().contains("places 4 ranks as [3, 1] per node; the nodes have [2, 2] slaves"));
+    }
+
     @Test
     void aBadFileIsRefusedWithItsLine(@TempDir Path dir) throws IOException {
         Path uneven = Files.writeString(dir.resolve("uneven"), "0\n0\n0\n1\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(uneven.toString(), 2, 2))
-                .getMessage().contains("needs 2 on each node"));
+                .getMessage().contains("places 4 ranks as [3, 1] per node; the nodes have [2, 2] slaves"));
         Path bad = Files.writeString(dir.resolve("bad"), "0\nx\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(bad.toString(), 2, 1))
                 .getMessage().contains("line 2"));

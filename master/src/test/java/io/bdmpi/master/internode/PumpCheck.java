@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * large data message (3 MiB + 7 bytes, a pattern) to rank 1 (after both checked split, free,
  * ibarrier and the init state), which checks them and echoes both
  * back; rank 0 checks the echo. Then both stay idle for a second and report the pump thread's CPU
- * time, which the test bounds. Prints "PumpCheck rank R ok ..." or exits non-zero.
+ * time, which the test bounds. Prints "PumpCheck rank R ok abi=... idleCpuMs=..." or exits non-zero.
  */
 public final class PumpCheck {
 
@@ -21,7 +21,8 @@ public final class PumpCheck {
     }
 
     public static void main(String[] args) throws Exception {
-        MpiLibrary mpi = MpiLibrary.load(MpiAbi.choose(System.getenv()));
+        MpiAbi.Choice library = MpiAbi.choose(System.getenv());
+        MpiLibrary mpi = MpiLibrary.load(library);
         Pump pump = new Pump(mpi);
         Pump.Started me = pump.started().get(30, TimeUnit.SECONDS);
         if (me.size() != 2) {
@@ -58,7 +59,7 @@ public final class PumpCheck {
         Thread.sleep(1000);
         long idleCpuMs = (pumpCpuNs() - cpuBefore) / 1_000_000;
         pump.close();
-        System.out.println("PumpCheck rank " + me.rank() + " ok idleCpuMs=" + idleCpuMs);
+        System.out.println("PumpCheck rank " + me.rank() + " ok abi=" + library.abi() + " idleCpuMs=" + idleCpuMs);
     }
 
     /** Split (each alone), rank and size of the result, free it, and a nonblocking barrier: on the pump thread. */

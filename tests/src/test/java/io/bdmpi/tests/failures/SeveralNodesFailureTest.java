@@ -1,11 +1,13 @@
 package io.bdmpi.tests.failures;
 
+import io.bdmpi.master.internode.MpiAbi;
 import io.bdmpi.tests.programs.Fail;
 import io.bdmpi.tests.programs.Sleeper;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,16 +17,17 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Failures of a job of several nodes (masters on this machine, over MPICH): the master of the
+ * Failures of a job of several nodes (masters on this machine, over MPICH and over Open MPI): the master of the
  * failing rank reports it in the same one line as on one node, every other node stops at once
  * (its ranks were sleeping outside MPI for minutes), bdmpiexec exits with the job's code, and (the
  * harness checks) nothing of the job is left on any node.
  */
 class SeveralNodesFailureTest {
 
-    @Test
-    void aRankExitingOnOneNodeStopsEveryNode() {
-        JobResult r = JobRunner.job(Fail.class).nodes(2).ranks(2).running(2).args("compute", 3)
+    @ParameterizedTest(name = "over {0}")
+    @EnumSource(MpiAbi.class)
+    void aRankExitingOnOneNodeStopsEveryNode(MpiAbi library) {
+        JobResult r = JobRunner.job(Fail.class).nodes(2).mpi(library).ranks(2).running(2).args("compute", 3)
                 .timeout(Duration.ofSeconds(60)).run();
         Expect.that(r, r.exitCode() == 1, "exit code " + r.exitCode() + ", expected 1");
         Expect.that(r, r.elapsed().toSeconds() < 30, "the job took " + r.elapsed() + " (the other ranks sleep 10 minutes)");
@@ -35,10 +38,11 @@ class SeveralNodesFailureTest {
                 "no failure line naming rank 3");
     }
 
-    @Test
-    void aMasterKilledOnOneNodeStopsTheOthers() {
+    @ParameterizedTest(name = "over {0}")
+    @EnumSource(MpiAbi.class)
+    void aMasterKilledOnOneNodeStopsTheOthers(MpiAbi library) {
         AtomicLong killedAt = new AtomicLong();
-        JobResult r = JobRunner.job(Sleeper.class).nodes(2).ranks(2).running(2).timeout(Duration.ofSeconds(60))
+        JobResult r = JobRunner.job(Sleeper.class).nodes(2).mpi(library).ranks(2).running(2).timeout(Duration.ofSeconds(60))
                 .whenStdoutHas("Sleeper rank 3 sleeping", (launcher, workDir) -> {
                     ProcessHandle master = slaveOfRank(launcher, 3).parent().orElseThrow();
                     killedAt.set(System.currentTimeMillis());

@@ -110,13 +110,14 @@ class ConfigFileTest {
         assertTrue(s.nodes().get(0).maxRunning() <= 1, s.nodes()::toString);
     }
 
+    /** Nodes may have different counts (see UnevenNodesTest), but each node's running fits its own slaves. */
     @Test
-    void unevenSlavesPerNodeAreRefused() throws IOException {
-        Path config = write("uneven.yaml", "per-node:\n  - slaves: 2\n  - slaves: 3\n");
+    void aNodesRunningAboveItsOwnSlavesIsRefused() throws IOException {
+        Path config = write("uneven.yaml", "per-node:\n  - slaves: 3\n  - slaves: 1\n    running: 2\n");
         JobResult r = JobRunner.launch(TIMEOUT, "-nn", "2", "--config", config.toString(), "-cp", JobRunner.testClassPath(),
                 HELLO);
         assertEquals(2, r.exitCode(), r::describe);
-        assertTrue(r.stderr().get(0).contains("per-node[1].slaves=3 differs from -ns=2"), r::describe);
+        assertTrue(r.stderr().get(0).contains("per-node[1].running=2 must be between 1 and the node's slaves, 1"), r::describe);
     }
 
     @Test

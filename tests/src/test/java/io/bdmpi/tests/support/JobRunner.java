@@ -1,5 +1,8 @@
 package io.bdmpi.tests.support;
 
+import io.bdmpi.master.internode.MpiAbi;
+import io.bdmpi.master.internode.MpiLauncher;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,7 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +64,8 @@ public final class JobRunner {
 
     private final String mainClass;
     private int nodes = 1;
+    private MpiAbi mpi;
+    private boolean countsFromConfig;
     private int ranks = 1;
     private int running = 1;
     private Integer inlineMaxBytes;
@@ -110,19 +117,42 @@ public final class JobRunner {
     }
 
     /**
-     * {@code -nn}: number of nodes, one master each, all on this machine and started through MPICH's
-     * launcher when more than one; fails at once, saying so, when no MPI launcher is installed.
+     * {@code -nn}: number of nodes, one master each, all on this machine and started through the
+     * MPI library's launcher when more than one; fails at once, saying so, when no MPI is installed.
      */
     public JobRunner nodes(int n) {
-        if (n > 1) {
+        nodes = n;
+        requireMpi();
+        return this;
+    }
+
+    /**
+     * The MPI library the masters bind (bdmpiexec's {@code BDMPI_MPI_ABI}; default: its own
+     * choice, MPICH when both are installed); fails at once, saying so, when it is not installed.
+     */
+    public JobRunner mpi(MpiAbi abi) {
+        mpi = abi;
+        requireMpi();
+        return this;
+    }
+
+    private void requireMpi() {
+        if (nodes > 1) {
             try {
-                io.bdmpi.master.internode.MpiLauncher.find(null, System.getenv());
+                MpiLauncher.find(null, withMpiSettings(new HashMap<>(System.getenv())));
             } catch (IllegalStateException e) {
-                throw new AssertionError("this test runs " + n + " nodes and needs MPI: " + e.getMessage(), e);
+                throw new AssertionError("this test runs " + nodes + " nodes and needs MPI: " + e.getMessage(), e);
             }
         }
-        nodes = n;
-        return this;
+    }
+
+    /** Removes the user's bdmpi settings from {@code env} and names the MPI library asked for; returns {@code env}. */
+    private Map<String, String> withMpiSettings(Map<String, String> env) {
+        env.keySet().removeIf(k -> k.startsWith("BDMPI_"));
+        if (mpi != null) {
+            env.put(MpiAbi.ABI_VARIABLE, mpi.settingName());
+        }
+        return env;
     }
 
     /** {@code -ns}: number of ranks (slaves) per node. */
@@ -140,6 +170,16 @@ public final class JobRunner {
     /** {@code -im}: largest message kept in master memory; larger ones go through spill files. */
     public JobRunner inlineMax(int bytes) {
         inlineMaxBytes = bytes;
+        return this;
+    }
+
+    /**
+     * {@code --config FILE}, whose slave and running counts (top-level or per node) then apply:
+     * the job passes no {@code -ns} and {@code -nr}, which would beat them.
+     */
+    public JobRunner config(Path file) {
+        options.addAll(List.of("--config", file.toString()));
+        countsFromConfig = true;
         return this;
     }
 
@@ -307,7 +347,7 @@ public final class JobRunner {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("BDMPI_"));
+        withMpiSettings(pb.environment());
         long startNs = System.nanoTime();
         Process process;
         try {
@@ -414,10 +454,12 @@ public final class JobRunner {
             cmd.add("-nn");
             cmd.add(Integer.toString(nodes));
         }
-        cmd.add("-ns");
-        cmd.add(Integer.toString(ranks));
-        cmd.add("-nr");
-        cmd.add(Integer.toString(running));
+        if (!countsFromConfig) {
+            cmd.add("-ns");
+            cmd.add(Integer.toString(ranks));
+            cmd.add("-nr");
+            cmd.add(Integer.toString(running));
+        }
         if (inlineMaxBytes != null) {
             cmd.add("-im");
             cmd.add(Integer.toString(inlineMaxBytes));
