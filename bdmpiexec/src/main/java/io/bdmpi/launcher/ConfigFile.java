@@ -138,7 +138,7 @@ final class ConfigFile {
                 values.put(key, new Entry(element + "." + key, p.getText(), at));
                 entries.put(element + "." + key, values.get(key));
             }
-            nodes.add(new NodeSettings(nodes.size(), count(file, values.get("slaves")), count(file, values.get("running")),
+            nodes.add(new NodeSettings(nodes.size(), count(file, values.get("slaves")), running(file, values.get("running")),
                     bytes(file, values.get("memory-limit")), values.containsKey("workdir") ? Path.of(values.get("workdir").value()) : null));
         }
         return List.copyOf(nodes);
@@ -152,6 +152,17 @@ final class ConfigFile {
             return Integer.valueOf(e.value().trim());
         } catch (NumberFormatException x) {
             throw error(file, e.line(), e.key(), "'" + e.value() + "' is not a whole number");
+        }
+    }
+
+    private static Integer running(Path file, Entry e) throws LaunchOptions.UsageException {
+        if (e == null) {
+            return null;
+        }
+        try {
+            return LaunchOptions.parseRunning(e.value());
+        } catch (RuntimeException x) {
+            throw error(file, e.line(), e.key(), x.getMessage());
         }
     }
 
