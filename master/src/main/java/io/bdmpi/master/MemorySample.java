@@ -11,8 +11,8 @@ package io.bdmpi.master;
  * @param masterBytes    the master's own anonymous memory (RssAnon + RssShmem)
  * @param slaveAnonBytes each slave's anonymous memory (RssAnon + RssShmem): its Java heap and the
  *                       JVM's own, which without swap stay in RAM while the slave is parked
- * @param slaveDataBytes each slave's off-heap arrays in RAM (page cache, measured with mincore):
- *                       what the OS may evict while the slave is parked
+ * @param slaveDataBytes the size of each slave's off-heap arrays: what it may touch while it
+ *                       runs, and the OS may evict while it is parked
  */
 record MemorySample(long budgetBytes, boolean limited, long masterBytes, long[] slaveAnonBytes, long[] slaveDataBytes) {
 

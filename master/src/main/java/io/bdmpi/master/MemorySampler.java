@@ -1,9 +1,9 @@
 package io.bdmpi.master;
 
 import io.bdmpi.ooc.ArrayStore;
-import io.bdmpi.ooc.MappedResidency;
-
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * Only started under {@code -nr auto}.
  *
  * <p>Sources: RssAnon and RssShmem of /proc/PID/status (the slave's heap and the JVM's own), the
- * slave's off-heap arrays in RAM ({@code mincore}, see {@link MappedResidency}), the master's own
+ * size of the slave's off-heap arrays (the files of its store), the master's own
  * /proc/self/status, and the budget: the job's --memory-limit, else MemAvailable of /proc/meminfo
  * plus the anonymous memory the job holds (which MemAvailable no longer counts).
  */
@@ -76,7 +76,7 @@ final class MemorySampler implements AutoCloseable {
         for (int i = 0; i < pids.length; i++) {
             try {
                 anon[i] = anonymous(ProcMemory.status(pids[i], "RssAnon", "RssShmem"));
-                data[i] = MappedResidency.ofStore(storeDirs[i]).residentBytes();
+                data[i] = arrayBytes(storeDirs[i]);
                 held += anon[i];
             } catch (IOException | RuntimeException ended) {
                 anon[i] = -1;
@@ -85,6 +85,19 @@ final class MemorySampler implements AutoCloseable {
         }
         long budget = limitBytes > 0 ? limitBytes : ProcMemory.meminfo("MemAvailable")[0] + held;
         return new MemorySample(budget, limitBytes > 0, master, anon, data);
+    }
+
+    /** The size of the off-heap arrays in a slave's store. */
+    private static long arrayBytes(Path storeDir) throws IOException {
+        long bytes = 0;
+        for (Path file : ArrayStore.arrayFiles(storeDir)) {
+            try {
+                bytes += Files.size(file);
+            } catch (NoSuchFileException deleted) {
+                // Gone since the listing: not the slave's data any more.
+            }
+        }
+        return bytes;
     }
 
     private static long anonymous(long[] rssAnonAndShmem) {

@@ -2,7 +2,7 @@ package io.bdmpi.master;
 
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.function.IntPredicate;
+import java.util.function.IntFunction;
 
 /**
  * Decides, for {@code -nr auto}, how many slaves may run at once from what the node's memory
@@ -13,18 +13,20 @@ import java.util.function.IntPredicate;
  * <p>The model. Whoever runs, the job holds its memory at rest: the master's anonymous memory
  * and each live slave's anonymous memory as last seen while it was not running (a parked Java
  * heap cannot leave RAM without swap). A running slave needs more: up to its peak footprint
- * (anonymous memory plus its off-heap arrays in RAM) minus its memory at rest. Slaves that have
- * not run yet are assumed to need as much as the hungriest one that has. {@code k} slaves running
+ * (anonymous memory plus the whole of its off-heap arrays, which it may touch) minus its memory
+ * at rest. A slave's need is known once it has finished a run (been parked after running at least
+ * once); slaves not known yet are assumed to need as much as the hungriest known one. {@code k} slaves running
  * at once then need {@code rest + the k largest extras}, and the count allowed is the largest
  * {@code k} (1 to -ns) for which that fits the budget less a reserve of
  * {@value #RESERVE_PERCENT}% of it (at least {@value #RESERVE_MIN_MIB} MiB), kept for page cache,
  * the kernel and what the samples miss.
  *
  * <p>Hysteresis: the count is lowered as soon as it no longer fits with one reserve, but raised
- * only to a count that fits with two, and not within {@link #HOLD_NS} of the previous change, so
- * that a footprint near a boundary does not make it go up and down. Nothing is decided before one
- * slave has been seen running. Starts at {@value #START}: until a slave has run nothing is known
- * of what a running slave needs.
+ * only to a count that fits with two, not within {@link #HOLD_NS} of the previous change, and
+ * only while a slave waits for a slot (so a raise is decided on the latest figures, when it
+ * matters), so that a footprint near a boundary does not make it go up and down. Nothing is
+ * decided before one slave has finished a run. Starts at {@value #START}: until then nothing is
+ * known of what a running slave needs.
  *
  * <p>Not thread-safe: the scheduler thread calls it.
  */
@@ -34,6 +36,20 @@ final class RunningController {
     static final int START = 1;
     /** Share of the budget kept free, in percent. */
     static final int RESERVE_PERCENT = 10;
+    /** Where a slave is, as far as the count is concerned. */
+    enum Phase {
+        /** Has not run yet. */
+        NEW,
+        /** Runs for the first time: what it needs is not known yet. */
+        FIRST_RUN,
+        /** Runs, and has finished a run before. */
+        RUNNING,
+        /** Not running, after at least one run: parked, runnable or finalized. */
+        AT_REST,
+        /** Has exited: holds no memory. */
+        GONE
+    }
+
     /** Smallest reserve, MiB. */
     static final long RESERVE_MIN_MIB = 16;
     /** No raise within this long of the previous change. */
@@ -43,9 +59,8 @@ final class RunningController {
     private final long startNs;
     /** Anonymous memory of each slave while not running (-1: never measured). */
     private final long[] restBytes;
-    /** Largest footprint seen of each slave (anonymous memory plus arrays in RAM). */
+    /** Largest footprint seen of each slave (anonymous memory plus arrays). */
     private final long[] peakBytes;
-    private final boolean[] ran;
     private int allowed = START;
     private long changedAtNs;
     private boolean changed;
@@ -62,7 +77,6 @@ final class RunningController {
         this.startNs = startNs;
         this.restBytes = new long[slaves];
         this.peakBytes = new long[slaves];
-        this.ran = new boolean[slaves];
         Arrays.fill(restBytes, -1);
     }
 
@@ -75,11 +89,11 @@ final class RunningController {
      * Takes in a sample and says whether the count allowed changes.
      *
      * @param nowNs   the scheduler's clock
-     * @param running whether the slave of a local index is RUNNING now
-     * @param live    whether it still holds memory (has not exited)
+     * @param phases  where the slave of a local index is now
+     * @param waiting whether a slave waits for a slot (is RUNNABLE); raises wait for one
      * @return the change, already applied to {@link #allowed()}, or null for none
      */
-    JobStats.NrunningChange onSample(long nowNs, MemorySample sample, IntPredicate running, IntPredicate live) {
+    JobStats.NrunningChange onSample(long nowNs, MemorySample sample, IntFunction<Phase> phases, boolean waiting) {
         if (sample.slaves() != slaves) {
             throw new IllegalArgumentException("a sample of " + sample.slaves() + " slaves for " + slaves);
         }
@@ -89,18 +103,17 @@ final class RunningController {
         int unknown = 0;
         long hungriest = 0;
         for (int i = 0; i < slaves; i++) {
-            if (!live.test(i) || !sample.measured(i)) {
+            Phase phase = phases.apply(i);
+            if (phase == Phase.GONE || !sample.measured(i)) {
                 continue;
             }
             long anon = sample.slaveAnonBytes()[i];
-            boolean runs = running.test(i);
-            if (!runs || restBytes[i] < 0) {
+            if (phase == Phase.NEW || phase == Phase.AT_REST || restBytes[i] < 0) {
                 restBytes[i] = anon;
             }
-            ran[i] |= runs;
             peakBytes[i] = Math.max(peakBytes[i], anon + sample.slaveDataBytes()[i]);
             rest += restBytes[i];
-            if (ran[i]) {
+            if (phase == Phase.RUNNING || phase == Phase.AT_REST) {
                 extras[known] = Math.max(0, peakBytes[i] - restBytes[i]);
                 hungriest = Math.max(hungriest, extras[known]);
                 known++;
@@ -123,7 +136,7 @@ final class RunningController {
             to = fitsOnce;
             why = String.format(Locale.ROOT, "lowered from %d to %d: %d running would need %s, over the %s less a %s reserve",
                     allowed, to, allowed, mib(need[allowed]), budgetName(sample), mib(reserve));
-        } else if (fitsTwice > allowed && (!changed || nowNs - changedAtNs >= HOLD_NS)) {
+        } else if (fitsTwice > allowed && waiting && (!changed || nowNs - changedAtNs >= HOLD_NS)) {
             to = fitsTwice;
             why = String.format(Locale.ROOT, "raised from %d to %d: %d running need %s of the %s less twice a %s reserve",
                     allowed, to, to, mib(need[to]), budgetName(sample), mib(reserve));

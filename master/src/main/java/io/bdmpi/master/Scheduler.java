@@ -211,13 +211,24 @@ final class Scheduler {
         if (runningController == null || outcome != null) {
             return;
         }
-        JobStats.NrunningChange change = runningController.onSample(clockNs.getAsLong(), sample,
-                i -> slaves[i].state == SlaveState.RUNNING, i -> slaves[i].state != SlaveState.EXITED);
+        JobStats.NrunningChange change = runningController.onSample(clockNs.getAsLong(), sample, i -> phase(slaves[i]),
+                !runnable.isEmpty());
         if (change != null) {
             nrunningChanges.add(change);
             nrunning = change.to();
             mostAllowed = Math.max(mostAllowed, nrunning);
         }
+    }
+
+    /** Where a slave is, for the {@link RunningController}: has it finished a run, does it run, is it gone. */
+    private static RunningController.Phase phase(SlaveSession s) {
+        if (s.state == SlaveState.EXITED) {
+            return RunningController.Phase.GONE;
+        }
+        if (s.state == SlaveState.RUNNING) {
+            return s.resumes > 1 ? RunningController.Phase.RUNNING : RunningController.Phase.FIRST_RUN;
+        }
+        return s.resumes > 0 ? RunningController.Phase.AT_REST : RunningController.Phase.NEW;
     }
 
     /** Records every transition into {@code recorder} from now on. */

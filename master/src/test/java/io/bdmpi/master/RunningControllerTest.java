@@ -1,10 +1,15 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.RunningController.Phase;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
-import java.util.function.IntPredicate;
 
+import static io.bdmpi.master.RunningController.Phase.AT_REST;
+import static io.bdmpi.master.RunningController.Phase.FIRST_RUN;
+import static io.bdmpi.master.RunningController.Phase.GONE;
+import static io.bdmpi.master.RunningController.Phase.NEW;
+import static io.bdmpi.master.RunningController.Phase.RUNNING;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,35 +19,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RunningControllerTest {
 
     private static final long MIB = 1 << 20;
-    private static final IntPredicate ALL = i -> true;
-    private static final IntPredicate NONE = i -> false;
 
     private long now;
     private final RunningController c = new RunningController(4, 0);
 
-    /** Samples slaves of 50 MiB anonymous memory with {@code data[i]} MiB of arrays in RAM. */
-    private JobStats.NrunningChange sample(long budgetMiB, IntPredicate running, IntPredicate live, long... dataMiB) {
-        long[] anon = new long[dataMiB.length];
+    /** Four slaves in these phases, each with 50 MiB of anonymous memory and {@code dataMiB[i]} of arrays. */
+    private JobStats.NrunningChange sample(long budgetMiB, Phase[] phases, long... dataMiB) {
+        long[] anon = new long[4];
         Arrays.fill(anon, 50 * MIB);
+        return sample(budgetMiB, phases, anon, dataMiB);
+    }
+
+    private JobStats.NrunningChange sample(long budgetMiB, Phase[] phases, long[] anon, long... dataMiB) {
         long[] data = Arrays.stream(dataMiB).map(d -> d * MIB).toArray();
-        return c.onSample(now, new MemorySample(budgetMiB * MIB, true, 100 * MIB, anon, data), running, live);
+        return c.onSample(now, new MemorySample(budgetMiB * MIB, true, 100 * MIB, anon, data), i -> phases[i], true);
     }
 
-    private static IntPredicate only(int... indices) {
-        return i -> Arrays.stream(indices).anyMatch(x -> x == i);
-    }
-
-    @Test
-    void startsAtOneAndDecidesNothingBeforeASlaveHasRun() {
-        assertEquals(1, c.allowed());
-        assertNull(sample(1000, NONE, ALL, 0, 0, 0, 0));
-        assertEquals(1, c.allowed());
+    private static Phase[] phases(Phase... p) {
+        return p;
     }
 
     @Test
-    void raisesToWhatFitsWithTwoReservesAssumingUnseenSlavesNeedAsMuch() {
+    void startsAtOneAndDecidesNothingBeforeASlaveHasFinishedARun() {
+        assertEquals(1, c.allowed());
+        assertNull(sample(1000, phases(NEW, NEW, NEW, NEW), 0, 0, 0, 0));
+        assertNull(sample(1000, phases(FIRST_RUN, NEW, NEW, NEW), 0, 0, 0, 0), "its first run is not over");
+        assertEquals(1, c.allowed());
+    }
+
+    @Test
+    void raisesToWhatFitsWithTwoReservesAssumingUnknownSlavesNeedAsMuch() {
         // at rest 100 + 4 x 50 = 300; slave 0 ran with 200 of arrays: k running need 300 + 200k.
-        JobStats.NrunningChange change = sample(1000, only(0), ALL, 200, 0, 0, 0);
+        JobStats.NrunningChange change = sample(1000, phases(AT_REST, NEW, NEW, NEW), 200, 0, 0, 0);
         assertNotNull(change);
         assertEquals(2, c.allowed(), "700 fits 1000 - 2 x 100; 900 would not");
         assertEquals(1, change.from());
@@ -56,21 +64,31 @@ class RunningControllerTest {
     }
 
     @Test
+    void raisesOnlyWhileASlaveWaitsForASlot() {
+        long[] anon = {50 * MIB, 50 * MIB, 50 * MIB, 50 * MIB};
+        long[] data = {0, 0, 0, 0};
+        MemorySample s = new MemorySample(1000 * MIB, true, 100 * MIB, anon, data);
+        assertNull(c.onSample(now, s, i -> i == 0 ? AT_REST : NEW, false));
+        assertNotNull(c.onSample(now, s, i -> i == 0 ? AT_REST : NEW, true));
+        assertEquals(4, c.allowed());
+    }
+
+    @Test
     void neverAboveTheSlavesNorBelowOne() {
-        sample(100_000, only(0), ALL, 1, 0, 0, 0);
+        sample(100_000, phases(AT_REST, NEW, NEW, NEW), 1, 0, 0, 0);
         assertEquals(4, c.allowed(), "plenty of memory: every slave");
         now += RunningController.HOLD_NS;
-        sample(100, only(0, 1, 2, 3), ALL, 1, 1, 1, 1);
+        sample(100, phases(RUNNING, FIRST_RUN, FIRST_RUN, FIRST_RUN), 1, 1, 1, 1);
         assertEquals(1, c.allowed(), "nothing fits: still one");
     }
 
     @Test
     void lowersAtOnceWhenTheCountNoLongerFitsWithOneReserve() {
-        sample(1000, only(0), ALL, 150, 0, 0, 0);
+        sample(1000, phases(AT_REST, NEW, NEW, NEW), 150, 0, 0, 0);
         assertEquals(3, c.allowed(), "300 + 3 x 150 = 750 fits 800, 900 does not");
         now += 1; // well within the hold time: lowering does not wait
-        JobStats.NrunningChange change = sample(1000, only(0, 1, 2), ALL, 150, 250, 250, 0);
-        // extras 150, 250, 250, unseen 250: need[2] = 800 <= 900, need[3] = 1050 > 900
+        JobStats.NrunningChange change = sample(1000, phases(RUNNING, RUNNING, RUNNING, NEW), 150, 250, 250, 0);
+        // extras 150, 250, 250, unknown 250: need[2] = 800 <= 900, need[3] = 1050 > 900
         assertNotNull(change);
         assertEquals(2, c.allowed());
         assertTrue(change.reason().startsWith("lowered from 3 to 2: 3 running would need 1050 MiB, over the 1000 MiB "
@@ -79,39 +97,34 @@ class RunningControllerTest {
 
     @Test
     void holdsBetweenRaisesAndDoesNotOscillateInsideTheBand() {
-        sample(1000, only(0), ALL, 200, 0, 0, 0);
+        sample(1000, phases(AT_REST, NEW, NEW, NEW), 200, 0, 0, 0);
         assertEquals(2, c.allowed());
-        // slave 1 runs smaller, the unseen are taken as the hungriest (200): need[2] = 700, need[3] = 900
+        // slave 1 needs less, the unknown are taken as the hungriest (200): need[2] = 700, need[3] = 900
         now += RunningController.HOLD_NS / 2;
-        assertNull(sample(1000, only(0, 1), ALL, 200, 150, 0, 0), "900 fits one reserve only: neither up nor down");
-        // The slaves that have not run are gone: need[3] = 100 + 2 x 50 + 200 + 150 = 550 fits twice, but too soon
-        IntPredicate firstTwo = only(0, 1);
-        assertNull(sample(1000, firstTwo, firstTwo, 200, 150, 0, 0), "raises wait for the hold time");
+        assertNull(sample(1000, phases(RUNNING, AT_REST, NEW, NEW), 200, 150, 0, 0), "900 fits one reserve only: neither up nor down");
+        // The slaves that had not run are gone: need[3] = 100 + 2 x 50 + 200 + 150 = 550 fits twice, but too soon
+        Phase[] twoLeft = phases(RUNNING, AT_REST, GONE, GONE);
+        assertNull(sample(1000, twoLeft, 200, 150, 0, 0), "raises wait for the hold time");
         now += RunningController.HOLD_NS / 2;
-        JobStats.NrunningChange change = sample(1000, firstTwo, firstTwo, 200, 150, 0, 0);
-        assertNotNull(change);
+        assertNotNull(sample(1000, twoLeft, 200, 150, 0, 0));
         assertEquals(4, c.allowed(), "two slaves left: any count fits");
         for (int i = 0; i < 10; i++) {
             now += RunningController.HOLD_NS;
-            assertNull(sample(1000, firstTwo, firstTwo, 200 + i % 2, 150, 0, 0), "steady footprints, steady count");
+            assertNull(sample(1000, twoLeft, 200 + i % 2, 150, 0, 0), "steady footprints, steady count");
         }
     }
 
     @Test
     void heapThatStaysWhileParkedCostsNothingMoreToRun() {
-        // Heap-only slaves: 50 MiB at rest, and no more while running: every slave may run.
-        sample(1000, only(0), ALL, 0, 0, 0, 0);
+        sample(1000, phases(AT_REST, NEW, NEW, NEW), 0, 0, 0, 0);
         assertEquals(4, c.allowed());
     }
 
     @Test
     void aRunningSlaveNeedsItsPeakMinusWhatItHoldsAtRest() {
-        // Slave 0's heap grows to 250 MiB while it runs and is 50 again when parked: it needs 200 more to run.
-        long[] data = new long[4];
-        long[] anon = {250 * MIB, 50 * MIB, 50 * MIB, 50 * MIB};
-        c.onSample(now, new MemorySample(1000 * MIB, true, 100 * MIB, new long[] {50 * MIB, 50 * MIB, 50 * MIB, 50 * MIB}, data),
-                NONE, ALL);
-        JobStats.NrunningChange change = c.onSample(now, new MemorySample(1000 * MIB, true, 100 * MIB, anon, data), only(0), ALL);
+        // Slave 0's heap grows to 250 MiB while it runs, and is 50 again when parked: it needs 200 more to run.
+        assertNull(sample(1000, phases(FIRST_RUN, NEW, NEW, NEW), new long[] {250 * MIB, 50 * MIB, 50 * MIB, 50 * MIB}, 0, 0, 0, 0));
+        JobStats.NrunningChange change = sample(1000, phases(AT_REST, NEW, NEW, NEW), 0, 0, 0, 0);
         assertNotNull(change);
         assertEquals(200 * MIB, change.perRunningSlaveBytes());
         assertEquals(2, c.allowed());

@@ -426,15 +426,27 @@ class SchedulerTest {
         scheduler.onEvent(new MasterEvent.MemorySampled(new MemorySample(budgetMiB << 20, true, 50L << 20, anon, data)));
     }
 
+    /** {@code rank} posts a receive from {@code source} (tag 1) and waits for it. */
+    private void receive(int rank, long id, int source) {
+        request(rank, new SlaveRequest.PostRecv(id, Protocol.COMM_WORLD_ID, source, 1));
+        request(rank, new SlaveRequest.Collect(new long[] {id}, 1, true));
+        batchEnd();
+    }
+
     @Test
     void shouldFollowMemoryUnderAutoAndLowerWithoutPreempting() {
         start(3, MasterContext.RUNNING_AUTO);
         assertEquals(1, runningCount(), "auto starts with one slave running");
         assertEquals(SlaveState.RUNNING, slaves[0].state);
+        receive(0, 9, 1);
+        assertEquals(SlaveState.RUNNING, slaves[1].state);
         memory(1000, 10, 10);
         batchEnd();
-        assertEquals(3, runningCount(), "small slaves: all may run");
+        assertEquals(2, runningCount(), "rank 0 has run: small slaves, all may run");
         assertEquals(3, snapshot().nrunning());
+        request(1, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(7)));
+        batchEnd();
+        assertEquals(3, runningCount());
 
         memory(1000, 10, 500);
         batchEnd();
@@ -442,9 +454,8 @@ class SchedulerTest {
         assertEquals(1, snapshot().nrunning());
         assertEquals(3, snapshot().lastNrunningChange().from());
 
-        request(0, new SlaveRequest.PostRecv(9, Protocol.COMM_WORLD_ID, 1, 1));
-        request(0, new SlaveRequest.Collect(new long[] {9}, 1, true));
-        request(1, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(7)));
+        receive(0, 10, 2);
+        request(2, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(8)));
         batchEnd();
         assertEquals(SlaveState.RUNNABLE, slaves[0].state, "two still run, one is allowed: rank 0 waits");
         request(1, new SlaveRequest.Finalize(0));
