@@ -43,7 +43,7 @@ import java.util.jar.Manifest;
         sortOptions = false,
         showDefaultValues = true,
         separator = "=",
-        customSynopsis = "bdmpiexec [-nn=1] -ns=S -nr=R [options] (MAINCLASS | app.jar) [args...]",
+        customSynopsis = "bdmpiexec [-nn=1] -ns=S -nr=R|auto [options] (MAINCLASS | app.jar) [args...]",
         description = "Runs an MPI-style Java program as S slave JVMs, at most R running at once.",
         footer = "Options may also be written with a space (-ns 4). Everything after the program is passed to it.")
 public final class LaunchOptions {
