@@ -15,8 +15,8 @@ import java.util.function.IntFunction;
  * heap cannot leave RAM without swap). A running slave needs more: up to its peak footprint
  * (anonymous memory plus the whole of its off-heap arrays, which it may touch) minus its memory
  * at rest. A slave's need is known once it has finished a run (been parked after running at least
- * once); slaves not known yet are assumed to need as much as the hungriest known one. {@code k} slaves running
- * at once then need {@code rest + the k largest extras}, and the count allowed is the largest
+ * once); slaves not known yet are assumed to need as much as the hungriest known one. {@code k}
+ * slaves running at once then need {@code rest + the k largest extras}, and the count allowed is the largest
  * {@code k} (1 to -ns) for which that fits the budget less a reserve of
  * {@value #RESERVE_PERCENT}% of it (at least {@value #RESERVE_MIN_MIB} MiB), kept for page cache,
  * the kernel and what the samples miss.
@@ -36,6 +36,11 @@ final class RunningController {
     static final int START = 1;
     /** Share of the budget kept free, in percent. */
     static final int RESERVE_PERCENT = 10;
+    /** Smallest reserve, MiB. */
+    static final long RESERVE_MIN_MIB = 16;
+    /** No raise within this long of the previous change. */
+    static final long HOLD_NS = 1_000_000_000L;
+
     /** Where a slave is, as far as the count is concerned. */
     enum Phase {
         /** Has not run yet. */
@@ -49,11 +54,6 @@ final class RunningController {
         /** Has exited: holds no memory. */
         GONE
     }
-
-    /** Smallest reserve, MiB. */
-    static final long RESERVE_MIN_MIB = 16;
-    /** No raise within this long of the previous change. */
-    static final long HOLD_NS = 1_000_000_000L;
 
     private final int slaves;
     private final long startNs;

@@ -53,8 +53,9 @@ final class Scheduler {
     private int nrunning;
     /** Decides nrunning under -nr auto; null for a fixed -nr. */
     private RunningController runningController;
-    /** Every change of nrunning under -nr auto, and the largest value it had. */
+    /** Every change of nrunning under -nr auto. */
     private final List<JobStats.NrunningChange> nrunningChanges = new ArrayList<>();
+    /** The largest nrunning so far (the stats' "running"). */
     private int mostAllowed;
     private final ResumePolicy policy;
     private final MessageStore messages;
