@@ -84,6 +84,20 @@ class AutoRunningTest {
         }
     }
 
+    /** Several nodes: each master decides for its own node, and each node's changes are in the joined stats. */
+    @Test
+    void eachNodeDecidesForItself() {
+        int perNode = 3;
+        JobResult r = JobRunner.job(Phases.class).nodes(2).ranks(perNode).runningAuto().args(8, 300, 1024)
+                .timeout(Duration.ofSeconds(120)).run();
+        Stats stats = Expect.successfulRun(r, 2, perNode, perNode);
+        for (Stats.Node node : stats.nodes()) {
+            List<Stats.NrunningChange> changes = node.nrunningChanges();
+            Expect.that(r, node.runningAuto() && !changes.isEmpty() && changes.get(0).from() == 1
+                    && changes.get(changes.size() - 1).to() == perNode, "node " + node.node() + " did not rise to -ns: " + changes);
+        }
+    }
+
     @Test
     void badCountsAreUsageErrors() {
         for (String bad : List.of("autox", "0", "-1", "Auto", "")) {
