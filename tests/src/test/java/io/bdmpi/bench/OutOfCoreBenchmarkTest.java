@@ -36,6 +36,16 @@ class OutOfCoreBenchmarkTest {
 
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(20);
     private static final double MB = 1e6;
+    /** The columns {@link #measure} fills. */
+    private static final List<Report.Column> MEASURED = List.of(
+            column("nrunning", "-nr"),
+            column("result", "result"),
+            column("wallSeconds", "wall s"),
+            column("readMB", "read MB"),
+            column("writtenMB", "written MB"),
+            column("majorFaults", "major faults"),
+            column("peakRssMiB", "peak RSS of a slave, MiB"),
+            column("maxRunning", "most running at once"));
 
     private final Shape shape = new Shape(BenchConfig.integer("bench.ooc.ranks", 8, 4),
             BenchConfig.integer("bench.ooc.mibPerRank", 512, 64), BenchConfig.integer("bench.ooc.limitMiB", 1024, 320),
@@ -65,17 +75,9 @@ class OutOfCoreBenchmarkTest {
 
     @Test
     void dataLargerThanTheMemoryLimit() {
-        Report report = Report.of("outofcore", "Data " + shape.describe(),
-                column("variant", "data in"),
-                column("policy", "policy"),
-                column("nrunning", "-nr"),
-                column("result", "result"),
-                column("wallSeconds", "wall s"),
-                column("readMB", "read MB"),
-                column("writtenMB", "written MB"),
-                column("majorFaults", "major faults"),
-                column("peakRssMiB", "peak RSS of a slave, MiB"),
-                column("maxRunning", "most running at once"));
+        List<Report.Column> columns = new ArrayList<>(List.of(column("variant", "data in"), column("policy", "policy")));
+        columns.addAll(MEASURED);
+        Report report = Report.of("outofcore", "Data " + shape.describe(), columns.toArray(Report.Column[]::new));
         List<Variant> variants = List.of(
                 new Variant("heap (double[])", "heap", "resident", false),
                 new Variant("off-heap, NONE (left to the OS)", "offheap-NONE", "fifo", false),
@@ -105,15 +107,7 @@ class OutOfCoreBenchmarkTest {
     @Test
     void runningCountFromTheMemoryLimit() {
         Report report = Report.of("outofcore-auto", "-nr auto against fixed -nr, off-heap arrays (NONE), data "
-                        + autoShape.describe(),
-                column("nrunning", "-nr"),
-                column("result", "result"),
-                column("wallSeconds", "wall s"),
-                column("readMB", "read MB"),
-                column("writtenMB", "written MB"),
-                column("majorFaults", "major faults"),
-                column("peakRssMiB", "peak RSS of a slave, MiB"),
-                column("maxRunning", "most running at once"));
+                + autoShape.describe(), MEASURED.toArray(Report.Column[]::new));
         List<Long> checksums = new ArrayList<>();
         List<String> counts = new ArrayList<>();
         BenchConfig.integers("bench.ooc.auto.running", List.of(1, 2, 4, 8), List.of(1, 2, 4)).forEach(n -> counts.add(n.toString()));
@@ -125,8 +119,8 @@ class OutOfCoreBenchmarkTest {
     }
 
     /**
-     * Runs one variant: the cells -nr, result, wall s, read MB, written MB, major faults, peak RSS
-     * and most running at once (blank but for -nr, result and wall time when it failed). A
+     * Runs one variant: the cells of the {@link #MEASURED} columns (blank but for -nr, result and
+     * wall time when it failed). A
      * successful run must compute the same checksums as the first one in {@code checksums}.
      */
     private List<Object> measure(Variant v, Shape shape, List<Long> checksums) {
