@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A {@code --config} file: YAML or JSON (by extension {@code .yaml/.yml/.json}, else by content),
@@ -138,8 +139,10 @@ final class ConfigFile {
                 values.put(key, new Entry(element + "." + key, p.getText(), at));
                 entries.put(element + "." + key, values.get(key));
             }
-            nodes.add(new NodeSettings(nodes.size(), count(file, values.get("slaves")), count(file, values.get("running")),
-                    bytes(file, values.get("memory-limit")), values.containsKey("workdir") ? Path.of(values.get("workdir").value()) : null));
+            nodes.add(new NodeSettings(nodes.size(), count(file, values.get("slaves")),
+                    parsed(file, values.get("running"), LaunchOptions::parseRunning),
+                    parsed(file, values.get("memory-limit"), LaunchOptions::parseBytes),
+                    values.containsKey("workdir") ? Path.of(values.get("workdir").value()) : null));
         }
         return List.copyOf(nodes);
     }
@@ -155,12 +158,13 @@ final class ConfigFile {
         }
     }
 
-    private static Long bytes(Path file, Entry e) throws LaunchOptions.UsageException {
+    /** A value parsed as the command line parses it (null if absent); its error names the file, line and key. */
+    private static <T> T parsed(Path file, Entry e, Function<String, T> parser) throws LaunchOptions.UsageException {
         if (e == null) {
             return null;
         }
         try {
-            return LaunchOptions.parseBytes(e.value());
+            return parser.apply(e.value());
         } catch (RuntimeException x) {
             throw error(file, e.line(), e.key(), x.getMessage());
         }

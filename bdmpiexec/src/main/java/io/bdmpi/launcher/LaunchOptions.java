@@ -44,7 +44,7 @@ import java.util.jar.Manifest;
         sortOptions = false,
         showDefaultValues = true,
         separator = "=",
-        customSynopsis = "bdmpiexec [-nn=1] -ns=S -nr=R [options] (MAINCLASS | app.jar) [args...]",
+        customSynopsis = "bdmpiexec [-nn=1] -ns=S -nr=R|auto [options] (MAINCLASS | app.jar) [args...]",
         description = "Runs an MPI-style Java program as S slave JVMs, at most R running at once.",
         footer = "Options may also be written with a space (-ns 4). Everything after the program is passed to it.")
 public final class LaunchOptions {
@@ -65,7 +65,9 @@ public final class LaunchOptions {
     @Option(names = {"-ns", "--slaves"}, paramLabel = "S", description = "Slaves (MPI ranks) on this node.")
     int slaves = DEFAULTS.slaves();
 
-    @Option(names = {"-nr", "--running"}, paramLabel = "R", description = "Most slaves running at once, 1 <= R <= S.")
+    @Option(names = {"-nr", "--running"}, paramLabel = "R|auto", converter = RunningConverter.class,
+            description = "Most slaves running at once, 1 <= R <= S; auto: raised and lowered at run time from the memory "
+                    + "available (the --memory-limit, else the node's) and the slaves' footprints.")
     int running = DEFAULTS.running();
 
     @Option(names = {"-im", "--inline-max"}, paramLabel = "BYTES", converter = ByteSizeConverter.class,
@@ -267,7 +269,7 @@ public final class LaunchOptions {
             throw new UsageException("-ns=" + slaves + " must be at least 1");
         }
         int mostSlaves = nodeSettings.stream().map(NodeSettings::slaves).filter(Objects::nonNull).reduce(slaves, Math::max);
-        if (running < 1 || running > mostSlaves) {
+        if (running != MasterContext.RUNNING_AUTO && (running < 1 || running > mostSlaves)) {
             throw new UsageException("-nr=" + running + " must be between 1 and "
                     + (mostSlaves == slaves ? "-ns=" : "the most slaves of a node, ") + mostSlaves);
         }
@@ -418,6 +420,30 @@ public final class LaunchOptions {
         } catch (URISyntaxException | MalformedURLException | RuntimeException e) {
             throw new UsageException("cannot locate " + c.getName() + ": " + e.getMessage());
         }
+    }
+
+    /** -nr: a number of slaves or "auto" ({@link MasterContext#RUNNING_AUTO}); the range is checked with -ns. */
+    static final class RunningConverter implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return parseRunning(value);
+        }
+    }
+
+    static int parseRunning(String value) {
+        String v = value.trim();
+        if (v.equals("auto")) {
+            return MasterContext.RUNNING_AUTO;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n != MasterContext.RUNNING_AUTO) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // Said below.
+        }
+        throw new CommandLine.TypeConversionException("'" + value + "' is neither a number of slaves nor auto");
     }
 
     /** Bytes with an optional binary suffix: 4096, 64k, 1m, 1g (case-insensitive). */

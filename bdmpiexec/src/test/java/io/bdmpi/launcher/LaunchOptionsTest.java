@@ -172,6 +172,25 @@ class LaunchOptionsTest {
         assertTrue(fails("-ns", "2", "-nr").contains("--running"));
     }
 
+    @Test
+    void runningAutoOnTheCommandLineInTheFileAndPerNode(@TempDir Path tmp) throws IOException {
+        String cp = testClasses();
+        assertEquals(MasterContext.RUNNING_AUTO, ok("-ns", "4", "-nr", "auto", "-cp", cp, MAIN).runningOn(0));
+        assertEquals(MasterContext.RUNNING_AUTO, ok("--running=auto", "-cp", cp, MAIN).running());
+        Path top = Files.writeString(tmp.resolve("top.yaml"), "slaves: 4\nrunning: auto\n");
+        assertEquals(MasterContext.RUNNING_AUTO, ok("--config", top.toString(), "-cp", cp, MAIN).runningOn(0));
+        assertEquals(3, ok("--config", top.toString(), "-nr", "3", "-cp", cp, MAIN).runningOn(0), "the command line wins");
+        Path perNode = Files.writeString(tmp.resolve("node.yaml"), "slaves: 4\nrunning: 2\nper-node:\n  - running: auto\n");
+        assertEquals(MasterContext.RUNNING_AUTO, ok("--config", perNode.toString(), "-cp", cp, MAIN).runningOn(0));
+
+        assertEquals("bdmpiexec: Invalid value for option '--running': 'autox' is neither a number of slaves nor auto",
+                fails("-ns", "4", "-nr", "autox", "-cp", cp, MAIN));
+        assertTrue(fails("-nr", String.valueOf(Integer.MIN_VALUE), "-cp", cp, MAIN).contains("is neither a number of slaves"));
+        Path bad = Files.writeString(tmp.resolve("bad.yaml"), "slaves: 4\nper-node:\n  - running: sometimes\n");
+        assertEquals("bdmpiexec: config file " + bad + " line 3, key 'per-node[0].running': 'sometimes' is neither a number"
+                + " of slaves nor auto", fails("--config", bad.toString(), "-cp", cp, MAIN));
+    }
+
     private static Path jar(Path dir, String name, String mainClass) throws IOException {
         Path jar = dir.resolve(name);
         Manifest mf = new Manifest();

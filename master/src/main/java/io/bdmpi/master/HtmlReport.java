@@ -104,7 +104,9 @@ final class HtmlReport {
             w.write("<tr><td>Failure</td><td id=\"failure\" class=\"failed\">" + escape(stats.failure()) + "</td></tr>\n");
         }
         row(w, "slaves", "Slaves (-ns)", Integer.toString(node.slaves()));
-        row(w, "nrunning", "Running at once allowed (-nr)", Integer.toString(node.running()));
+        row(w, "nrunning", "Running at once allowed (-nr)", node.runningAuto()
+                ? "auto, at most " + node.running() + " (" + node.nrunningChanges().size() + " changes)"
+                : Integer.toString(node.running()));
         row(w, "maxrunning", "Most running at once", Integer.toString(node.maxRunning()));
         row(w, "run", "Slave time running (sum)", seconds(node.runSeconds()));
         row(w, "runnable", "Slave time runnable, waiting for a slot (sum)", seconds(node.runnableSeconds()));

@@ -20,13 +20,18 @@ import io.bdmpi.protocol.Payload;
  * @param bytesInMemory       their bytes
  * @param messagesOnDisk      the same for data in spill files
  * @param bytesOnDisk         their bytes
+ * @param nrunning            most slaves allowed to run at once now (-nr)
+ * @param nrunningAuto        whether -nr is auto (then {@code nrunning} follows the memory)
+ * @param lastNrunningChange  the latest change of {@code nrunning} under -nr auto, or null
  */
 public record JobSnapshot(long elapsedNanos, int slaves, int starting, int running, int runnable, int blockedInReceive,
                           int blockedInCollective, int finished, long messagesInMemory, long bytesInMemory,
-                          long messagesOnDisk, long bytesOnDisk) {
+                          long messagesOnDisk, long bytesOnDisk, int nrunning, boolean nrunningAuto,
+                          JobStats.NrunningChange lastNrunningChange) {
 
     /** Counts the states and the buffered data of {@code sessions}; runs on the scheduler thread. */
-    static JobSnapshot of(SlaveSession[] sessions, long elapsedNanos) {
+    static JobSnapshot of(SlaveSession[] sessions, long elapsedNanos, int nrunning, boolean nrunningAuto,
+                          JobStats.NrunningChange lastNrunningChange) {
         int[] states = new int[SlaveState.values().length];
         Tally tally = new Tally();
         for (SlaveSession s : sessions) {
@@ -37,7 +42,8 @@ public record JobSnapshot(long elapsedNanos, int slaves, int starting, int runni
                 states[SlaveState.RUNNING.ordinal()], states[SlaveState.RUNNABLE.ordinal()],
                 states[SlaveState.RBLOCKED.ordinal()], states[SlaveState.CBLOCKED.ordinal()],
                 states[SlaveState.FINALIZED.ordinal()] + states[SlaveState.EXITED.ordinal()],
-                tally.messagesInMemory, tally.bytesInMemory, tally.messagesOnDisk, tally.bytesOnDisk);
+                tally.messagesInMemory, tally.bytesInMemory, tally.messagesOnDisk, tally.bytesOnDisk, nrunning, nrunningAuto,
+                lastNrunningChange);
     }
 
     private static final class Tally {

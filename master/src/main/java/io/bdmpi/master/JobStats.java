@@ -19,11 +19,31 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
 
     /**
      * One node's totals. {@code maxRunning} is the most slaves ever RUNNING at once; the times,
-     * resumes and {@code peakRssBytes} are its slaves' values summed.
+     * resumes and {@code peakRssBytes} are its slaves' values summed. {@code running} is -nr, or
+     * under {@code -nr auto} ({@code runningAuto}) the largest count it allowed, and
+     * {@code nrunningChanges} says when and why it changed (empty for a fixed -nr).
      */
     public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
                        long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
-                       double runnableSeconds, long resumes, long peakRssBytes) {
+                       double runnableSeconds, long resumes, long peakRssBytes, boolean runningAuto,
+                       List<NrunningChange> nrunningChanges) {
+    }
+
+    /**
+     * A change of the number of slaves allowed to run at once under {@code -nr auto} (see
+     * {@link RunningController}).
+     *
+     * @param timeSeconds          since the master started
+     * @param from                 the count allowed before
+     * @param to                   the count allowed from now on
+     * @param budgetBytes          memory the job may use: its --memory-limit, or MemAvailable plus what it holds
+     * @param restBytes            memory held whoever runs: the master's and every slave's anonymous memory at rest
+     * @param perRunningSlaveBytes the most a running slave was seen to need beyond its memory at rest
+     * @param requiredBytes        what {@code to} slaves running at once would need
+     * @param reason               the same in words
+     */
+    public record NrunningChange(double timeSeconds, int from, int to, long budgetBytes, long restBytes,
+                                 long perRunningSlaveBytes, long requiredBytes, String reason) {
     }
 
     /** One slave. Times are spent in each state; {@code exitCode} is -1 if the process never ended. */

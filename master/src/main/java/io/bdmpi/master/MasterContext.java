@@ -28,6 +28,14 @@ public final class MasterContext {
     /** Largest {@link #inlineMaxBytes} accepted: bigger inline messages would defeat the disk path. */
     public static final int INLINE_MAX_BYTES_LIMIT = 64 * 1024 * 1024;
 
+    /**
+     * The value of {@link #running} (and of a node's {@link NodeSettings#running}) that asks for
+     * {@code -nr auto}: the master raises and lowers the count at run time, between 1 and -ns,
+     * from the memory the node's limit leaves and the slaves' footprints (see
+     * {@link RunningController}). Not a number a user can write: the launcher maps "auto" to it.
+     */
+    public static final int RUNNING_AUTO = Integer.MIN_VALUE;
+
     private int nodes = 1;
     private int slaves = 1;
     private int running = 1;
@@ -63,7 +71,7 @@ public final class MasterContext {
     public int slaves() { return slaves; }
     public MasterContext slaves(int v) { slaves = v; return this; }
 
-    /** Most slaves running at once on this node: -nr, 1 &lt;= nr &lt;= ns. Default 1. */
+    /** Most slaves running at once on this node: -nr, 1 &lt;= nr &lt;= ns, or {@link #RUNNING_AUTO}. Default 1. */
     public int running() { return running; }
     public MasterContext running(int v) { running = v; return this; }
 
@@ -156,7 +164,7 @@ public final class MasterContext {
 
     /**
      * -nr on {@code node}: its per-node entry's, else {@link #running()}, or all the node's slaves
-     * when it has fewer.
+     * when it has fewer; {@link #RUNNING_AUTO} for auto.
      */
     public int runningOn(int node) {
         NodeSettings s = nodeSetting(node);
@@ -243,7 +251,7 @@ public final class MasterContext {
             errors.add("-ns=" + slaves + " must be at least 1");
         }
         int mostSlaves = Math.max(Arrays.stream(slavesPerNode()).max().orElse(slaves), slaves);
-        if (running < 1 || running > Math.max(mostSlaves, 1)) {
+        if (running != RUNNING_AUTO && (running < 1 || running > Math.max(mostSlaves, 1))) {
             errors.add("-nr=" + running + " must be between 1 and " + (mostSlaves == slaves ? "-ns=" : "the most slaves of a node, ")
                     + mostSlaves);
         }
@@ -262,7 +270,7 @@ public final class MasterContext {
             if (n.slaves() != null && n.slaves() < 1) {
                 errors.add(where + "slaves=" + n.slaves() + " must be at least 1");
             }
-            if (n.running() != null && (n.running() < 1 || n.running() > slavesOn(n.node()))) {
+            if (n.running() != null && n.running() != RUNNING_AUTO && (n.running() < 1 || n.running() > slavesOn(n.node()))) {
                 errors.add(where + "running=" + n.running() + " must be between 1 and the node's slaves, " + slavesOn(n.node()));
             }
             if (n.memoryLimitBytes() != null) {
@@ -271,6 +279,9 @@ public final class MasterContext {
             if (n.workDirParent() != null && !(Files.isDirectory(n.workDirParent()) && Files.isWritable(n.workDirParent()))) {
                 errors.add(where + "workdir=" + n.workDirParent() + " is not a writable directory");
             }
+        }
+        if (anyRunningAuto() && !Files.isReadable(Path.of("/proc/self/status"))) {
+            errors.add("-nr auto measures memory in /proc, which this system does not have");
         }
         if (!(progressSeconds >= 0) || Double.isInfinite(progressSeconds)) {
             errors.add("--progress=" + progressSeconds + " must be a number of seconds, 0 or more");
@@ -295,6 +306,15 @@ public final class MasterContext {
         }
         concluded = true;
         return this;
+    }
+
+    private boolean anyRunningAuto() {
+        for (int n = 0; n < Math.max(nodes, 1); n++) {
+            if (runningOn(n) == RUNNING_AUTO) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void checkMemoryLimit(long bytes, String name, List<String> errors) {

@@ -51,6 +51,10 @@ sealed interface MasterEvent {
     record Tick() implements MasterEvent {
     }
 
+    /** A reading of the node's memory, for {@code -nr auto} (memory sampler). */
+    record MemorySampled(MemorySample sample) implements MasterEvent {
+    }
+
     /** Hand a snapshot of the job's state to the caller (progress display, any time). */
     record SnapshotRequested(CompletableFuture<JobSnapshot> result) implements MasterEvent {
     }

@@ -217,6 +217,7 @@ public final class NodeMaster {
         MessageStore messages = MessageStore.ON_HEAP;
         SlaveIo io;
         ResidencySampler sampler;
+        MemorySampler memory;
         ProgressReporter progress;
         TimelineRecorder timeline;
         InternodeLink link;
@@ -255,8 +256,12 @@ public final class NodeMaster {
             if (context.offHeapMessages()) {
                 messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
             }
-            Scheduler scheduler = new Scheduler(placement, node, link, sessions, context.runningOn(node), policy, messages,
-                    System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
+            boolean runningAuto = context.runningOn(node) == MasterContext.RUNNING_AUTO;
+            Scheduler scheduler = new Scheduler(placement, node, link, sessions, runningAuto ? RunningController.START
+                    : context.runningOn(node), policy, messages, System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
+            if (runningAuto) {
+                scheduler.followMemory(new RunningController(sessions.length, scheduler.startNs()));
+            }
             if (context.traceFile() != null || context.reportFile() != null) {
                 timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), sessions.length,
                         scheduler.startNs());
@@ -282,6 +287,10 @@ public final class NodeMaster {
                         TimeUnit.MILLISECONDS);
             }
             io.start();
+            if (runningAuto) {
+                memory = new MemorySampler(pids, placement.ranksOn(node), spillDir, cgroup == null ? 0 : cgroup.limitBytes(),
+                        event -> ring.publishEvent(PUBLISH, event)).start();
+            }
             progress = ProgressReporter.start(context, event -> ring.publishEvent(PUBLISH, event));
             if (progress != null) {
                 processes.forEach(progress::forwardOutputOf);
@@ -316,10 +325,12 @@ public final class NodeMaster {
             closeQuietly(progress);
             closeQuietly(io);
             closeQuietly(sampler);
+            closeQuietly(memory);
             closeQuietly(messages);
             progress = null;
             io = null;
             sampler = null;
+            memory = null;
             messages = MessageStore.ON_HEAP;
         }
 

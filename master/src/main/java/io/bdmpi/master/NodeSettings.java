@@ -9,7 +9,7 @@ import java.nio.file.Path;
  *
  * @param node             the node's index, 0-based
  * @param slaves           slaves on this node (-ns), or null
- * @param running          most slaves running at once on this node (-nr), or null
+ * @param running          most slaves running at once on this node (-nr; {@link MasterContext#RUNNING_AUTO} for auto), or null
  * @param memoryLimitBytes memory limit of this node's job in bytes, or null
  * @param workDirParent    directory under which this node's work directory is made (-wd), or null
  */

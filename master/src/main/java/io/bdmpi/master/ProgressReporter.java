@@ -195,12 +195,24 @@ public final class ProgressReporter implements AutoCloseable {
         terminal.restoreSystemStreams();
     }
 
-    /** The one-line summary, e.g. {@code 0:12 | 8 slaves: 2 running, 3 runnable, 1 blocked-recv, 2 blocked-coll, 0 done | buffered mem 4 msg 12.0 KiB, disk 1 msg 8.0 MiB}. */
+    /**
+     * The one-line summary, e.g. {@code 0:12 | 8 slaves: 2 running, 3 runnable, 1 blocked-recv, 2 blocked-coll, 0 done | buffered mem 4 msg 12.0 KiB, disk 1 msg 8.0 MiB};
+     * under -nr auto the slaves' part starts with the count allowed and its last change, e.g.
+     * {@code 8 slaves, -nr auto 3 (4->3 at 0:09): ...}.
+     */
     static String format(JobSnapshot s) {
-        long seconds = TimeUnit.NANOSECONDS.toSeconds(s.elapsedNanos());
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60));
-        b.append(" | ").append(s.slaves()).append(" slaves: ");
+        b.append(clock(s.elapsedNanos()));
+        b.append(" | ").append(s.slaves()).append(" slaves");
+        if (s.nrunningAuto()) {
+            b.append(", -nr auto ").append(s.nrunning());
+            JobStats.NrunningChange last = s.lastNrunningChange();
+            if (last != null) {
+                b.append(" (").append(last.from()).append("->").append(last.to()).append(" at ")
+                        .append(clock((long) (last.timeSeconds() * 1e9))).append(')');
+            }
+        }
+        b.append(": ");
         if (s.starting() > 0) {
             b.append(s.starting()).append(" starting, ");
         }
@@ -210,6 +222,12 @@ public final class ProgressReporter implements AutoCloseable {
         b.append(" | buffered mem ").append(s.messagesInMemory()).append(" msg ").append(bytes(s.bytesInMemory()))
                 .append(", disk ").append(s.messagesOnDisk()).append(" msg ").append(bytes(s.bytesOnDisk()));
         return b.toString();
+    }
+
+    /** Minutes and seconds: 0:05, 12:30. */
+    private static String clock(long nanos) {
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(nanos);
+        return String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
     }
 
     /** A byte count for people: 512 B, 12.0 KiB, 3.4 MiB, 1.2 GiB. */

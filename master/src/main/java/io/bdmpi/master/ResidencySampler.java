@@ -4,7 +4,6 @@ import io.bdmpi.ooc.ArrayStore;
 import io.bdmpi.ooc.MappedResidency;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -64,25 +63,15 @@ final class ResidencySampler implements AutoCloseable {
     /** Resident fraction of a process's anonymous memory and of the arrays in {@code storeDir}; 0 if unknown. */
     static double sample(long pid, Path storeDir) {
         try {
-            long anonResident = 0;
-            long swapped = 0;
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("RssAnon:")) {
-                    anonResident = kib(line);
-                } else if (line.startsWith("VmSwap:")) {
-                    swapped = kib(line);
-                }
-            }
+            long[] anon = ProcMemory.status(pid, "RssAnon", "VmSwap");
+            long anonResident = anon[0];
+            long swapped = anon[1];
             MappedResidency arrays = MappedResidency.ofStore(storeDir);
             long total = anonResident + swapped + arrays.totalBytes();
             return total == 0 ? 0 : (double) (anonResident + arrays.residentBytes()) / total;
         } catch (IOException | RuntimeException e) {
             return 0; // The process has ended or /proc is unavailable: no preference.
         }
-    }
-
-    private static long kib(String statusLine) {
-        return Long.parseLong(statusLine.replaceAll("[^0-9]", "")) * 1024;
     }
 
     @Override

@@ -49,7 +49,14 @@ final class Scheduler {
     private final RemoteNodes remote;
     /** Deadlock detection over the nodes; null on one node. */
     private final NodesQuiescence quiescence;
-    private final int nrunning;
+    /** Most slaves RUNNING at once: -nr, or under -nr auto what the {@link #runningController} allows now. */
+    private int nrunning;
+    /** Decides nrunning under -nr auto; null for a fixed -nr. */
+    private RunningController runningController;
+    /** Every change of nrunning under -nr auto. */
+    private final List<JobStats.NrunningChange> nrunningChanges = new ArrayList<>();
+    /** The largest nrunning so far (the stats' "running"). */
+    private int mostAllowed;
     private final ResumePolicy policy;
     private final MessageStore messages;
     private final LongSupplier clockNs;
@@ -104,6 +111,7 @@ final class Scheduler {
             byWorldRank[s.worldRank] = s;
         }
         this.nrunning = nrunning;
+        this.mostAllowed = nrunning;
         this.policy = policy;
         this.clockNs = clockNs;
         this.onEnd = onEnd;
@@ -160,8 +168,11 @@ final class Scheduler {
             onConnectionLost(lost.connection());
         } else if (event instanceof MasterEvent.StopRequested stop) {
             fail(stop.exitCode(), stop.reason());
+        } else if (event instanceof MasterEvent.MemorySampled m) {
+            onMemorySampled(m.sample());
         } else if (event instanceof MasterEvent.SnapshotRequested s) {
-            s.result().complete(JobSnapshot.of(slaves, clockNs.getAsLong() - startNs));
+            s.result().complete(JobSnapshot.of(slaves, clockNs.getAsLong() - startNs, nrunning, runningController != null,
+                    nrunningChanges.isEmpty() ? null : nrunningChanges.get(nrunningChanges.size() - 1)));
         } else if (event instanceof MasterEvent.StatsRequested s) {
             if (timeline != null) {
                 timeline.jobEnded(clockNs.getAsLong());
@@ -184,6 +195,41 @@ final class Scheduler {
     /** The clock reading every time in the statistics and the timeline counts from. */
     long startNs() {
         return startNs;
+    }
+
+    /**
+     * -nr auto: from now on {@code controller} decides how many slaves may run at once, from the
+     * {@link MasterEvent.MemorySampled} events. A lower count preempts nobody: the end of a batch
+     * only resumes slaves while fewer than the count run.
+     */
+    void followMemory(RunningController controller) {
+        runningController = controller;
+        nrunning = controller.allowed();
+        mostAllowed = nrunning;
+    }
+
+    private void onMemorySampled(MemorySample sample) {
+        if (runningController == null || outcome != null) {
+            return;
+        }
+        JobStats.NrunningChange change = runningController.onSample(clockNs.getAsLong(), sample, i -> phase(slaves[i]),
+                !runnable.isEmpty());
+        if (change != null) {
+            nrunningChanges.add(change);
+            nrunning = change.to();
+            mostAllowed = Math.max(mostAllowed, nrunning);
+        }
+    }
+
+    /** Where a slave is, for the {@link RunningController}: has it finished a run, does it run, is it gone. */
+    private static RunningController.Phase phase(SlaveSession s) {
+        if (s.state == SlaveState.EXITED) {
+            return RunningController.Phase.GONE;
+        }
+        if (s.state == SlaveState.RUNNING) {
+            return s.resumes > 1 ? RunningController.Phase.RUNNING : RunningController.Phase.FIRST_RUN;
+        }
+        return s.resumes > 0 ? RunningController.Phase.AT_REST : RunningController.Phase.NEW;
     }
 
     /** Records every transition into {@code recorder} from now on. */
@@ -700,8 +746,9 @@ final class Scheduler {
             list.add(new JobStats.Slave(s.worldRank, node, s.pid, s.exitCode, seconds(s.runNs), seconds(s.blockedNs),
                     seconds(s.runnableNs), s.resumes, s.messagesSent, s.bytesSentInline, s.bytesSentSpilled, s.peakRssBytes));
         }
-        JobStats.Node thisNode = new JobStats.Node(node, slaves.length, nrunning, maxRunning, messages, inline, spilled,
-                spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, peakRss);
+        JobStats.Node thisNode = new JobStats.Node(node, slaves.length, mostAllowed, maxRunning, messages, inline, spilled,
+                spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, peakRss,
+                runningController != null, List.copyOf(nrunningChanges));
         JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
         return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list, List.of());
     }

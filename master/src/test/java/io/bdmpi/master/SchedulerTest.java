@@ -68,8 +68,12 @@ class SchedulerTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        scheduler = new Scheduler(slaves, nrunning, ResumePolicy.FIFO, () -> now, deletedFiles::add, checkpointing,
-                o -> outcome = o);
+        boolean auto = nrunning == MasterContext.RUNNING_AUTO;
+        scheduler = new Scheduler(slaves, auto ? RunningController.START : nrunning, ResumePolicy.FIFO, () -> now,
+                deletedFiles::add, checkpointing, o -> outcome = o);
+        if (auto) {
+            scheduler.followMemory(new RunningController(n, now));
+        }
         for (int i = 0; i < n; i++) {
             request(i, new SlaveRequest.Hello(i, 1000 + i));
         }
@@ -410,5 +414,78 @@ class SchedulerTest {
         assertEquals(0, s.blockedInCollective() + s.finished() + s.starting());
         assertEquals(3, s.slaves());
         assertEquals(now, s.elapsedNanos());
+    }
+
+    /** A memory reading: a budget, a master of 50 MiB, and every slave with the same heap and arrays in RAM. */
+    private void memory(long budgetMiB, long anonMiB, long dataMiB) {
+        long[] anon = new long[slaves.length];
+        long[] data = new long[slaves.length];
+        java.util.Arrays.fill(anon, anonMiB << 20);
+        java.util.Arrays.fill(data, dataMiB << 20);
+        now += 1_000_000;
+        scheduler.onEvent(new MasterEvent.MemorySampled(new MemorySample(budgetMiB << 20, true, 50L << 20, anon, data)));
+    }
+
+    /** {@code rank} posts a receive from {@code source} (tag 1) and waits for it. */
+    private void receive(int rank, long id, int source) {
+        request(rank, new SlaveRequest.PostRecv(id, Protocol.COMM_WORLD_ID, source, 1));
+        request(rank, new SlaveRequest.Collect(new long[] {id}, 1, true));
+        batchEnd();
+    }
+
+    @Test
+    void shouldFollowMemoryUnderAutoAndLowerWithoutPreempting() {
+        start(3, MasterContext.RUNNING_AUTO);
+        assertEquals(1, runningCount(), "auto starts with one slave running");
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+        receive(0, 9, 1);
+        assertEquals(SlaveState.RUNNING, slaves[1].state);
+        memory(1000, 10, 10);
+        batchEnd();
+        assertEquals(2, runningCount(), "rank 0 has run: small slaves, all may run");
+        assertEquals(3, snapshot().nrunning());
+        request(1, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(7)));
+        batchEnd();
+        assertEquals(3, runningCount());
+
+        memory(1000, 10, 500);
+        batchEnd();
+        assertEquals(3, runningCount(), "a lower count preempts nobody");
+        assertEquals(1, snapshot().nrunning());
+        assertEquals(3, snapshot().lastNrunningChange().from());
+
+        receive(0, 10, 2);
+        request(2, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(8)));
+        batchEnd();
+        assertEquals(SlaveState.RUNNABLE, slaves[0].state, "two still run, one is allowed: rank 0 waits");
+        request(1, new SlaveRequest.Finalize(0));
+        request(2, new SlaveRequest.Finalize(0));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[0].state, "none runs: rank 0 may");
+
+        java.util.concurrent.CompletableFuture<JobStats> f = new java.util.concurrent.CompletableFuture<>();
+        scheduler.onEvent(new MasterEvent.StatsRequested(f));
+        JobStats.Node node = f.getNow(null).nodes().get(0);
+        assertTrue(node.runningAuto());
+        assertEquals(3, node.running(), "the most allowed");
+        assertEquals(3, node.maxRunning());
+        assertEquals(List.of(1, 3), node.nrunningChanges().stream().map(JobStats.NrunningChange::from).toList());
+        assertEquals(List.of(3, 1), node.nrunningChanges().stream().map(JobStats.NrunningChange::to).toList());
+        assertTrue(node.nrunningChanges().get(1).reason().startsWith("lowered from 3 to 1: 3 running would need 1580 MiB"),
+                node.nrunningChanges().get(1).reason());
+    }
+
+    @Test
+    void aFixedNrunningRecordsNoChangesAndIgnoresMemory() {
+        start(2, 1);
+        memory(1000, 10, 10);
+        batchEnd();
+        assertEquals(1, runningCount());
+        java.util.concurrent.CompletableFuture<JobStats> f = new java.util.concurrent.CompletableFuture<>();
+        scheduler.onEvent(new MasterEvent.StatsRequested(f));
+        JobStats.Node node = f.getNow(null).nodes().get(0);
+        assertEquals(false, node.runningAuto());
+        assertEquals(List.of(), node.nrunningChanges());
+        assertEquals(1, node.running());
     }
 }

@@ -135,7 +135,7 @@ class ConfigFileTest {
     @Test
     void wrongTypeNamesFileLineAndKey() throws IOException {
         Path config = write("bad.json", "{\n  \"slaves\": 2,\n  \"running\": \"two\"\n}\n");
-        usageError(config, "'two' is not an int (set in " + config + " line 3, key 'running')");
+        usageError(config, "'two' is neither a number of slaves nor auto (set in " + config + " line 3, key 'running')");
     }
 
     @Test

@@ -67,7 +67,7 @@ public final class JobRunner {
     private MpiAbi mpi;
     private boolean countsFromConfig;
     private int ranks = 1;
-    private int running = 1;
+    private String running = "1";
     private Integer inlineMaxBytes;
     private final List<String> options = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
@@ -163,7 +163,13 @@ public final class JobRunner {
 
     /** {@code -nr}: most slaves running at once. */
     public JobRunner running(int n) {
-        running = n;
+        running = Integer.toString(n);
+        return this;
+    }
+
+    /** {@code -nr auto}: the master sets how many slaves run at once from the memory available. */
+    public JobRunner runningAuto() {
+        running = "auto";
         return this;
     }
 
@@ -458,7 +464,7 @@ public final class JobRunner {
             cmd.add("-ns");
             cmd.add(Integer.toString(ranks));
             cmd.add("-nr");
-            cmd.add(Integer.toString(running));
+            cmd.add(running);
         }
         if (inlineMaxBytes != null) {
             cmd.add("-im");

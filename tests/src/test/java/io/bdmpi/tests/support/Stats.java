@@ -12,7 +12,9 @@ import java.util.List;
  * The end-of-run statistics a master writes with {@code --stats}, as documented:
  * <pre>
  * {"wallTimeSeconds": d,
- *  "nodes":  [{"node","slaves","running","maxRunning","messages","bytesInline","bytesSpilled","spillFiles"}],
+ *  "nodes":  [{"node","slaves","running","maxRunning","messages","bytesInline","bytesSpilled","spillFiles",
+ *              "runningAuto","nrunningChanges":[{"timeSeconds","from","to","budgetBytes","restBytes",
+ *              "perRunningSlaveBytes","requiredBytes","reason"}]}],
  *  "slaves": [{"rank","node","pid","exitCode","runSeconds","blockedSeconds","runnableSeconds","resumes",
  *              "messagesSent","bytesSentInline","bytesSentSpilled","peakRssBytes"}]}
  * </pre>
@@ -27,11 +29,22 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
             .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
 
-    /** One node's totals; {@code maxRunning} is the most slaves ever RUNNING at once on it; times, resumes, peak RSS summed over its slaves. */
+    /**
+     * One node's totals; {@code maxRunning} is the most slaves ever RUNNING at once on it; times, resumes, peak RSS
+     * summed over its slaves. Under -nr auto ({@code runningAuto}), {@code running} is the most it allowed and
+     * {@code nrunningChanges} lists its changes.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
                        long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
-                       double runnableSeconds, long resumes, long peakRssBytes) {
+                       double runnableSeconds, long resumes, long peakRssBytes, boolean runningAuto,
+                       List<NrunningChange> nrunningChanges) {
+    }
+
+    /** A change of the count of slaves allowed to run at once under -nr auto. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record NrunningChange(double timeSeconds, int from, int to, long budgetBytes, long restBytes,
+                                 long perRunningSlaveBytes, long requiredBytes, String reason) {
     }
 
     /** One slave (rank). Times are seconds spent in each state. */
@@ -59,13 +72,14 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
         return nodes.get(0);
     }
 
-    /** The totals of every node together (node -1): counts and bytes summed, maxRunning the largest of any node. */
-    public Node total() {
-        return nodes.stream().reduce(new Node(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), (a, b) -> new Node(-1,
-                a.slaves + b.slaves, a.running + b.running, Math.max(a.maxRunning, b.maxRunning), a.messages + b.messages,
-                a.bytesInline + b.bytesInline, a.bytesSpilled + b.bytesSpilled, a.spillFiles + b.spillFiles,
-                a.runSeconds + b.runSeconds, a.blockedSeconds + b.blockedSeconds, a.runnableSeconds + b.runnableSeconds,
-                a.resumes + b.resumes, a.peakRssBytes + b.peakRssBytes));
+    /** Message counts of every node together. */
+    public record Totals(long messages, long bytesInline, long bytesSpilled, long spillFiles) {
+    }
+
+    /** The message counts of every node summed. */
+    public Totals total() {
+        return new Totals(nodes.stream().mapToLong(Node::messages).sum(), nodes.stream().mapToLong(Node::bytesInline).sum(),
+                nodes.stream().mapToLong(Node::bytesSpilled).sum(), nodes.stream().mapToLong(Node::spillFiles).sum());
     }
 
     /** The slave of the given world rank. */
