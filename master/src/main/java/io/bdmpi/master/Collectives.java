@@ -9,7 +9,9 @@ import io.bdmpi.protocol.SlaveRequest;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -44,6 +46,13 @@ final class Collectives {
     private final Listener listener;
     /** The other nodes' masters; null on one node. */
     private final Scheduler.RemoteNodes remote;
+    /**
+     * Starts from other nodes on communicators not made here yet, by communicator id. A split
+     * completes on each of its masters when the last start reaches that master, so a member on a
+     * node that heard from everyone first may already use the new communicator. Its starts wait
+     * here until the split completes on this node too.
+     */
+    private final Map<Integer, List<Internode.RemoteStart>> early = new HashMap<>();
 
     Collectives(Communicators comms, SharedSpillFiles spillFiles, Scheduler.RemoteNodes remote, Checkpointing checkpointing,
                 Listener listener) {
@@ -57,6 +66,10 @@ final class Collectives {
     /** A member of another node started an operation on a communicator with members here. */
     void arriveRemote(Internode.RemoteStart r) {
         Communicator comm = comms.lookupAny(r.commId(), r.worldRank());
+        if (comm == null && !comms.exists(r.commId())) {
+            early.computeIfAbsent(r.commId(), id -> new ArrayList<>()).add(r);
+            return;
+        }
         if (comm == null) {
             listener.failed("rank " + r.worldRank() + " called " + CollectiveOp.describe(r.start()) + " on communicator "
                     + comms.name(r.commId()) + ", which does not exist or does not include it (freed?)");
@@ -178,6 +191,14 @@ final class Collectives {
             if (member != null) {
                 member.collectives.remove(results.get(rank).requestId());
                 listener.completed(member, results.get(rank));
+            }
+        }
+        if (op.reference() instanceof SlaveRequest.StartSplit && !early.isEmpty()) {
+            for (int[] v : values) {
+                List<Internode.RemoteStart> waiting = early.remove(v[0]);
+                if (waiting != null) {
+                    waiting.forEach(this::arriveRemote);
+                }
             }
         }
     }

@@ -84,6 +84,11 @@ final class Communicators {
         return c != null && c.rankOf(worldRank) >= 0 ? c : null;
     }
 
+    /** Whether a communicator {@code commId} (other than COMM_SELF) is registered here. */
+    boolean exists(int commId) {
+        return byId.containsKey(commId);
+    }
+
     void free(Communicator c) {
         byId.remove(c.id);
     }

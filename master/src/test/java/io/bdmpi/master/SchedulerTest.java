@@ -1,5 +1,7 @@
 package io.bdmpi.master;
 
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.Placement;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
@@ -62,15 +64,9 @@ class SchedulerTest {
             slaves[i] = new SlaveSession(i, 1000 + i, 0);
             conns[i] = new RecordingConnection();
         }
-        Checkpointing checkpointing;
-        try {
-            checkpointing = new Checkpointing(new CheckpointStore(checkpoints, checkpoints), false);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         boolean auto = nrunning == MasterContext.RUNNING_AUTO;
         scheduler = new Scheduler(slaves, auto ? RunningController.START : nrunning, ResumePolicy.FIFO, () -> now,
-                deletedFiles::add, checkpointing, o -> outcome = o);
+                deletedFiles::add, checkpointing(), o -> outcome = o);
         if (auto) {
             scheduler.followMemory(new RunningController(n, now));
         }
@@ -78,6 +74,14 @@ class SchedulerTest {
             request(i, new SlaveRequest.Hello(i, 1000 + i));
         }
         batchEnd();
+    }
+
+    private Checkpointing checkpointing() {
+        try {
+            return new Checkpointing(new CheckpointStore(checkpoints, checkpoints), false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void request(int rank, SlaveRequest r) {
@@ -131,6 +135,58 @@ class SchedulerTest {
             b.put((byte) v);
         }
         return new Payload.Inline(b.flip());
+    }
+
+    /**
+     * Node 1 of two, one rank each. Rank 0's master completed the split first, and rank 0's barrier
+     * on the new communicator reaches node 1 before rank 0's split start does: it must wait for the
+     * split to complete here, not fail the job.
+     */
+    @Test
+    void aRemoteStartOnACommunicatorNotYetMadeHereWaitsForTheSplit() {
+        List<Internode.RemoteStart> shipped = new ArrayList<>();
+        Scheduler.RemoteNodes remote = new Scheduler.RemoteNodes() {
+            @Override
+            public void forward(Internode.Arrival arrival) {
+                throw new AssertionError("no point-to-point traffic in this test");
+            }
+
+            @Override
+            public void shipStart(int[] nodes, Internode.RemoteStart start) {
+                shipped.add(start);
+            }
+
+            @Override
+            public void announceState(NodesQuiescence.State state) {
+            }
+        };
+        slaves = new SlaveSession[] {new SlaveSession(1, 0, 1001, 0)};
+        conns = new RecordingConnection[] {new RecordingConnection()};
+        scheduler = new Scheduler(Placement.of("block", 2, 1), 1, remote, slaves, 1, ResumePolicy.FIFO, MessageStore.ON_HEAP,
+                () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
+        request(0, new SlaveRequest.Hello(1, 1001));
+        batchEnd();
+        assertInstanceOf(MasterReply.Go.class, conns[0].take());
+
+        int newComm = Protocol.FIRST_DERIVED_COMM_ID; // node 0's first id: it is the split's lowest node
+        scheduler.onEvent(new MasterEvent.RemoteStarted(new Internode.RemoteStart(newComm, 0, -1,
+                new SlaveRequest.StartCollective(7, newComm, CollectiveKind.BARRIER, 0, ReduceOp.NONE, ElementType.NONE, 0,
+                        new long[0], empty()))));
+        assertNull(outcome, "the early barrier start failed the job");
+
+        request(0, new SlaveRequest.StartSplit(1, Protocol.COMM_WORLD_ID, 0, 0));
+        request(0, new SlaveRequest.Collect(new long[] {1}, 1, true));
+        batchEnd();
+        assertEquals(1, shipped.size(), "the split start goes to node 0");
+        scheduler.onEvent(new MasterEvent.RemoteStarted(new Internode.RemoteStart(Protocol.COMM_WORLD_ID, 0, newComm,
+                new SlaveRequest.StartSplit(1, Protocol.COMM_WORLD_ID, 0, 0))));
+        batchEnd();
+        assertEquals(newComm, onlyCollective(conns[0].take()).values()[0], "the split made node 0's communicator");
+
+        collective(0, 2, newComm, CollectiveKind.BARRIER, 0, empty());
+        batchEnd();
+        onlyCollective(conns[0].take());
+        assertNull(outcome);
     }
 
     @Test
