@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -238,7 +239,8 @@ public final class NodeMaster {
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
-                sampler = new ResidencySampler(pids, workDir.spill()).start();
+                sampler = new ResidencySampler(pids,
+                        Arrays.stream(sessions).mapToInt(s -> s.worldRank).toArray(), workDir.spill()).start();
                 policy = new MostResidentPolicy(sampler);
             }
             Path spillDir = workDir.spill();

@@ -20,17 +20,20 @@ final class ResidencySampler implements AutoCloseable {
     static final long PERIOD_MS = 200;
 
     private final long[] pids;
+    private final int[] worldRanks;
     private final Path spillDir;
     private final AtomicLongArray fractionBits;
     private final Thread thread;
     private volatile boolean stopped;
 
     /**
-     * @param pids     index = world rank on this node
-     * @param spillDir the job's spill directory, below which the slaves keep their array stores
+     * @param pids       the slaves of this node, in local order
+     * @param worldRanks their world ranks, which name their array stores
+     * @param spillDir   the job's spill directory, below which the slaves keep their array stores
      */
-    ResidencySampler(long[] pids, Path spillDir) {
+    ResidencySampler(long[] pids, int[] worldRanks, Path spillDir) {
         this.pids = pids.clone();
+        this.worldRanks = worldRanks.clone();
         this.spillDir = spillDir;
         this.fractionBits = new AtomicLongArray(pids.length);
         this.thread = new Thread(this::loop, "bdmpi-residency");
@@ -50,7 +53,7 @@ final class ResidencySampler implements AutoCloseable {
     private void loop() {
         while (!stopped) {
             for (int i = 0; i < pids.length && !stopped; i++) {
-                fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i], ArrayStore.rankDirectory(spillDir, i))));
+                fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i], ArrayStore.rankDirectory(spillDir, worldRanks[i]))));
             }
             try {
                 Thread.sleep(PERIOD_MS);
