@@ -26,10 +26,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Large payloads never sit whole in a master's memory: the sender maps its slave's spill file
  * in chunks of {@link #CHUNK_BYTES}, MPI sends straight from each mapping, which is unmapped once
- * sent; the receiver takes each chunk into one of a few reused direct buffers and writes it to a new
- * file in its own spill directory (a message up to {@code -im} is received into off-heap memory
- * instead). The pump keeps at most two chunks per destination in flight, so a payload streams
- * through. Small payloads travel inside the header message.
+ * sent; the receiver takes each chunk into one of a few reused direct buffers, which a
+ * {@link ChunkWriter} writes to a new file in its own spill directory while MPI moves the next chunk
+ * (a message up to {@code -im} is received into off-heap memory instead). The pump keeps at most
+ * {@link Pump#DATA_WINDOW} chunks per destination in flight and the writer at most
+ * {@link ChunkWriter#QUEUED}, so a payload streams through. Small payloads travel inside the header
+ * message.
  *
  * <p>Why not receive into a mapping of the new file: each page MPI writes then faults, and the
  * file system zeroes and reserves it first; measured here, that made a 64 MiB transfer ten times
@@ -44,7 +46,7 @@ public final class Internode implements AutoCloseable {
      * moves the next, large enough that MPI's per-message handshake does not count.
      */
     public static final int CHUNK_BYTES = 8 * 1024 * 1024;
-    /** Reused receive buffers a master keeps between chunks (more are made while many senders stream at once). */
+    /** Receive buffers a master keeps for reuse (more are made while several senders stream at once). */
     private static final int SPARE_CHUNK_BUFFERS = 4;
     private static final long START_TIMEOUT_S = 60;
 
@@ -79,6 +81,7 @@ public final class Internode implements AutoCloseable {
     }
 
     private final Pump pump;
+    private final ChunkWriter writer = new ChunkWriter();
     private final int node;
     private final int nodes;
 
@@ -216,6 +219,7 @@ public final class Internode implements AutoCloseable {
     @Override
     public void close() {
         pump.close();
+        writer.close();
     }
 
     /** A forward or collective start being received: its header and where its data bytes go. */
@@ -297,12 +301,14 @@ public final class Internode implements AutoCloseable {
                 onControl(source, message);
             } else {
                 Chunk c = chunks.remove(message);
-                if (c != null) {
+                if (c != null && c.in().file != null) {
                     int count = message.remaining();
-                    if (c.in().file != null) {
-                        write(source, c, message);
-                    }
-                    c.in().done += count;
+                    writer.write(c.in().file, c.offset(), message, failure -> pump.execute(mpi -> written(source, c, count,
+                            message, failure)));
+                    return;
+                }
+                if (c != null) {
+                    c.in().done += message.remaining();
                 }
             }
             publishCompleted(source);
@@ -313,15 +319,13 @@ public final class Internode implements AutoCloseable {
             return b != null ? b.clear() : ByteBuffer.allocateDirect(CHUNK_BYTES);
         }
 
-        /** Writes a chunk into its file and takes its buffer back; a failure stops the job (the file is incomplete). */
-        private void write(int source, Chunk c, ByteBuffer bytes) {
-            try {
-                for (long at = c.offset(); bytes.hasRemaining(); ) {
-                    at += c.in().file.write(bytes, at);
-                }
-            } catch (IOException e) {
-                sink.broken("cannot write a message from node " + source + " to " + spillDir + ": " + e.getMessage());
+        /** A chunk is in its file (pump thread): takes its buffer back; a failure stops the job (the file is incomplete). */
+        private void written(int source, Chunk c, int count, ByteBuffer bytes, IOException failure) {
+            if (failure != null) {
+                sink.broken("cannot write a message from node " + source + " to " + spillDir + ": " + failure.getMessage());
             }
+            c.in().done += count;
+            publishCompleted(source);
             if (spareBuffers.size() < SPARE_CHUNK_BUFFERS) {
                 spareBuffers.addLast(bytes);
             } else {
