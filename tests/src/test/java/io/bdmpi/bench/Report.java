@@ -115,7 +115,7 @@ final class Report {
     }
 
     /** Doubles to three significant figures or so: enough for noisy measurements, short enough to read. */
-    private static String format(Object value) {
+    static String format(Object value) {
         if (value == null) {
             return "-";
         }

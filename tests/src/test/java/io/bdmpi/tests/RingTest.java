@@ -71,6 +71,19 @@ class RingTest {
                 "64 hops of 1 MiB, over the default -im, must be spilled: " + s.node0());
     }
 
+    /**
+     * Across nodes, an array larger than the masters' data chunk travels as several chunks and a
+     * partial one, each written to the receiving node's spill file at its place.
+     */
+    @ParameterizedTest(name = "-nn {0} -ns {1}, {2} bytes array across nodes")
+    @CsvSource({"2,1,20971524", "3,2,8388612"})
+    void largeArrayCrossesNodesInChunks(int nodes, int perNode, int bytes) {
+        JobResult r = JobRunner.job(Ring.class).nodes(nodes).ranks(perNode).running(1).args(bytes)
+                .timeout(Duration.ofSeconds(120)).run();
+        Expect.successfulRun(r, nodes, perNode, 1);
+        r.assertStdoutHasLine("Ring: " + bytes + " bytes passed around " + nodes * perNode + " ranks: OK");
+    }
+
     /** Output and statistics every ring run must have. */
     private static Stats checkRing(JobResult r, int ranks, int running, int bytes) {
         return checkRing(r, 1, ranks, running, bytes);

@@ -1,9 +1,12 @@
 package io.bdmpi.master.internode;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -15,15 +18,20 @@ import java.util.function.Consumer;
  * The one thread that makes every MPI call of a master ({@code MPI_THREAD_FUNNELED}). It initializes
  * MPI, then loops: posts the sends other threads queued, probes for arriving messages, tests the
  * requests in flight, and backs off while nothing happens, so an idle master does not spin a core
- * the way a blocked {@code MPI_Recv} would: it only yields while a transfer is in flight (MPI moves
- * a large message only while it is called) or something happened in the last
+ * the way a blocked {@code MPI_Recv} would: it only yields while a receive is in flight (MPI moves
+ * a large message only while it is called) or something arrived or was queued in the last
  * {@link #ACTIVE_NS} (a conversation is going on: parking would add its length to every round
- * trip), then parks for growing times.
+ * trip); with only sends in flight it polls every {@link #SEND_POLL_NS}; else it parks for
+ * growing times.
  *
  * <p>Messages from one source reach the {@link Inbox} in the order they were sent: a message of
  * the {@linkplain #CONTROL_TAG control tag} is received at once when it is probed (it is small, its
  * bytes are here already), so the inbox knows a header before it hands out the buffer for the data
  * that follows it; data messages complete in the background and the inbox orders them itself.
+ *
+ * <p>At most {@link #DATA_WINDOW} data messages to one destination are in flight; the others wait
+ * here, in order. A receiver posts a receive for every message it probes, so this bounds the
+ * memory a receiving master holds for one sender, and a large payload streams through in chunks.
  */
 public final class Pump implements AutoCloseable {
 
@@ -32,8 +40,17 @@ public final class Pump implements AutoCloseable {
     /** Tag of bulk data (large payloads, in chunks). */
     public static final int DATA_TAG = 2;
 
+    /** Data messages to one destination in flight at once: one moving, one ready to move next. */
+    static final int DATA_WINDOW = 2;
+
     /** How long after the last transfer the pump keeps polling without parking. */
     private static final long ACTIVE_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /**
+     * How often a pump with only sends in flight polls. A receiver moves a large message while it
+     * is called (it pulls the bytes), so a receiving pump yields between polls; a sender that
+     * did the same would only take the core from the slaves that write and read the data.
+     */
+    private static final long SEND_POLL_NS = TimeUnit.MICROSECONDS.toNanos(200);
     /** Parks grow from the first to the longest: the worst added latency of an idle master. */
     private static final long FIRST_PARK_NS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long LONGEST_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -56,11 +73,25 @@ public final class Pump implements AutoCloseable {
     private record Outgoing(int dest, int tag, ByteBuffer bytes, Runnable onSent) {
     }
 
-    private record InFlight(int request, int peer, int tag, ByteBuffer bytes, Runnable onDone) {
+    /**
+     * A request MPI is working on.
+     *
+     * @param bytes its buffer, referenced until the request completes (MPI holds only its address)
+     * @param lane  the lane of a data send, which gets room again when it completes; else null
+     */
+    private record InFlight(int request, ByteBuffer bytes, Runnable onDone, DataLane lane) {
+    }
+
+    /** One destination's data sends: how many are in flight, and the ones waiting their turn. */
+    private static final class DataLane {
+        final ArrayDeque<Outgoing> waiting = new ArrayDeque<>();
+        int inFlight;
     }
 
     private final MpiLibrary mpi;
     private final Queue<Object> commands = new ConcurrentLinkedQueue<>();
+    /** Data sends per destination, for the {@link #DATA_WINDOW} (pump thread only). */
+    private final Map<Integer, DataLane> dataLanes = new HashMap<>();
     private final CompletableFuture<Started> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Thread thread;
@@ -147,10 +178,11 @@ public final class Pump implements AutoCloseable {
                     mpi.abort(abortCode);
                     return;
                 }
-                boolean busy = postCommands(sends);
-                busy |= probe(receives);
-                busy |= complete(sends);
-                busy |= complete(receives);
+                // A finished send alone is no sign that anything comes back soon: it is not activity.
+                boolean active = postCommands(sends);
+                active |= probe(receives);
+                active |= complete(receives, sends);
+                complete(sends, sends);
                 if (stopping && commands.isEmpty()) {
                     if (sends.isEmpty()) {
                         break;
@@ -163,12 +195,15 @@ public final class Pump implements AutoCloseable {
                     }
                 }
                 long now = System.nanoTime();
-                if (busy || !sends.isEmpty() || !receives.isEmpty()) {
+                if (active || !receives.isEmpty()) {
                     lastActivityNs = now;
                 }
                 if (now - lastActivityNs < ACTIVE_NS) {
                     parks = 0;
                     Thread.yield();
+                } else if (!sends.isEmpty()) {
+                    parks = 0;
+                    LockSupport.parkNanos(SEND_POLL_NS);
                 } else {
                     LockSupport.parkNanos(Math.min(LONGEST_PARK_NS, FIRST_PARK_NS << Math.min(parks++, 10)));
                 }
@@ -194,13 +229,29 @@ public final class Pump implements AutoCloseable {
         for (Object c; (c = commands.poll()) != null; ) {
             any = true;
             if (c instanceof Outgoing o) {
-                sends.add(new InFlight(mpi.isend(o.bytes(), o.dest(), o.tag(), MpiLibrary.COMM_WORLD), o.dest(), o.tag(),
-                        o.bytes(), o.onSent()));
+                if (o.tag() != DATA_TAG) {
+                    post(o, null, sends);
+                } else {
+                    DataLane lane = dataLanes.computeIfAbsent(o.dest(), d -> new DataLane());
+                    lane.waiting.addLast(o);
+                    postWaitingData(lane, sends);
+                }
             } else {
                 ((Consumer<MpiLibrary>) c).accept(mpi);
             }
         }
         return any;
+    }
+
+    private void post(Outgoing o, DataLane lane, List<InFlight> sends) {
+        sends.add(new InFlight(mpi.isend(o.bytes(), o.dest(), o.tag(), MpiLibrary.COMM_WORLD), o.bytes(), o.onSent(), lane));
+    }
+
+    private void postWaitingData(DataLane lane, List<InFlight> sends) {
+        while (lane.inFlight < DATA_WINDOW && !lane.waiting.isEmpty()) {
+            lane.inFlight++;
+            post(lane.waiting.pollFirst(), lane, sends);
+        }
     }
 
     private boolean probe(List<InFlight> receives) {
@@ -222,14 +273,19 @@ public final class Pump implements AutoCloseable {
             } else {
                 int source = m.source();
                 int tag = m.tag();
-                receives.add(new InFlight(request, source, tag, buffer, () -> target.received(source, tag, buffer)));
+                receives.add(new InFlight(request, buffer, () -> target.received(source, tag, buffer), null));
             }
         }
         return any;
     }
 
-    private boolean complete(List<InFlight> requests) {
+    /**
+     * Tests the requests; a finished data send makes room in its lane, whose next send is posted
+     * after the walk (to {@code sends}, which may be the list being walked).
+     */
+    private boolean complete(List<InFlight> requests, List<InFlight> sends) {
         boolean any = false;
+        List<DataLane> roomMade = new ArrayList<>(0);
         for (Iterator<InFlight> it = requests.iterator(); it.hasNext(); ) {
             InFlight r = it.next();
             if (mpi.test(r.request())) {
@@ -238,7 +294,14 @@ public final class Pump implements AutoCloseable {
                 if (r.onDone() != null) {
                     runQuietly(r.onDone());
                 }
+                if (r.lane() != null) {
+                    r.lane().inFlight--;
+                    roomMade.add(r.lane());
+                }
             }
+        }
+        for (DataLane lane : roomMade) {
+            postWaitingData(lane, sends);
         }
         return any;
     }
