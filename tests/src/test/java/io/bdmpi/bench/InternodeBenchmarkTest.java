@@ -136,9 +136,9 @@ class InternodeBenchmarkTest {
 
     /** The measurement lines of one run of {@link RawMpi} under the masters' MPI launcher. */
     private static List<Measured> raw(String mode, String... args) {
-        List<String> command = new ArrayList<>(List.of(MpiLauncher.find(null, System.getenv()), "-n", "2",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", JobRunner.testClassPath(),
-                RawMpi.class.getName(), mode));
+        List<String> command = MpiLauncher.find(null, System.getenv()).command(2, null, null);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                JobRunner.testClassPath(), RawMpi.class.getName(), mode));
         command.addAll(List.of(args));
         try (TempDirectory dir = TempDirectory.create("bench-rawmpi-")) {
             Path output = dir.path().resolve("output");
