@@ -9,6 +9,7 @@ import io.bdmpi.examples.pagerank.PageRank;
 import io.bdmpi.examples.pagerank.PageRankSerial;
 import io.bdmpi.examples.sgd.Sgd;
 import io.bdmpi.examples.sgd.SgdSerial;
+import io.bdmpi.examples.store.Styles;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -47,9 +48,9 @@ import static io.bdmpi.bench.Report.column;
  * fastest style over serial out-of-core. Bytes read and written are the runs' /proc/PID/io
  * (IoCounters); peak RSS is each program's VmHWM (for a job: its largest slave's).
  *
- * <p>The limit is M plus an allowance per JVM of the job (the master and every slave, parked ones
- * included, keep a JVM's own memory, which no style can move out; without it even the smallest
- * job is killed); the baselines get the same limit as the job of their size.
+ * <p>Every run has the same M for its data: a job's limit is M plus an allowance per JVM (the
+ * master and every slave, parked ones included, keep a JVM's own memory, which no style can move
+ * out; without it even the smallest job is killed), a plain JVM's is M plus one such allowance.
  *
  * <p>Properties: {@code bench.apps.memoryMiB} (M, 1024; quick 16), {@code bench.apps.sizes}
  * (multiples of M, "1,2,4"; quick "1"), {@code bench.apps.running} (-nr of the style runs, 1),
@@ -96,10 +97,10 @@ class ApplicationsBenchmarkTest {
     }
 
     /** What one run gave: its outcome and, if it finished, its figures. */
-    private record Run(String outcome, Double perIteration, Double setup, IoCounters io, Double peakMiB) {
+    private record Run(String outcome, Double perIteration, Double setup, Double wall, IoCounters io, Double peakMiB) {
 
         static Run failed(String outcome) {
-            return new Run(outcome, null, null, null, null);
+            return new Run(outcome, null, null, null, null, null);
         }
 
         /** The seconds per iteration, or the outcome of a run that gave none. */
@@ -124,7 +125,8 @@ class ApplicationsBenchmarkTest {
                 column("dataMiB", "data (MiB)"),
                 column("slaves", "S"),
                 column("running", "R"),
-                column("limitMiB", "limit (MiB)"),
+                column("limitMiB", "job limit (MiB)"),
+                column("plainLimitMiB", "serial/bare limit (MiB)"),
                 column("serialSecondsPerIteration", "serial OOC s/iter (baseline)"),
                 column("heapSecondsPerIteration", "heap s/iter"),
                 column("mlockSecondsPerIteration", "mlock s/iter"),
@@ -139,6 +141,8 @@ class ApplicationsBenchmarkTest {
                 column("bareSecondsPerIteration", "bare JVM s/iter"),
                 column("serialSetupSeconds", "serial set-up s"),
                 column("bestSetupSeconds", "best set-up s"),
+                column("serialWallSeconds", "serial wall s"),
+                column("bestWallSeconds", "best wall s"),
                 column("serialReadMB", "serial read MB"),
                 column("serialWrittenMB", "serial written MB"),
                 column("bestReadMB", "best read MB"),
@@ -162,10 +166,13 @@ class ApplicationsBenchmarkTest {
             }
         }
         report.note("M = " + memoryMiB + " MiB; -nr " + running + "; S = max(R, ceil(2 R x data/M)), rounded up to a square for SGD.")
-                .note("Every run is under the same limit: M + " + (MASTER_ALLOWANCE_BYTES >> 20) + " MiB for the master's JVM + "
-                        + (SLAVE_ALLOWANCE_BYTES >> 20) + " MiB per slave JVM, page cache included (bdmpiexec --memory-limit for the jobs, "
-                        + "a memory cgroup of their own for the serial and bare JVMs, whose -Xmx is the limit).")
-                .note("s/iter: each program's own timing of its iterations (JVM start-up, set-up and input loading excluded; set-up shown apart). "
+                .note("Every run has the same M for its data, page cache included, plus a measured allowance for each JVM's own memory: "
+                        + "the jobs M + " + (MASTER_ALLOWANCE_BYTES >> 20) + " MiB for the master's JVM + " + (SLAVE_ALLOWANCE_BYTES >> 20)
+                        + " MiB per slave JVM (bdmpiexec --memory-limit); the serial and bare JVMs M + " + (MASTER_ALLOWANCE_BYTES >> 20)
+                        + " MiB for their one JVM (a memory cgroup of their own). Giving them the job's whole limit would hand the serial "
+                        + "program S x " + (SLAVE_ALLOWANCE_BYTES >> 20) + " MiB of page cache for slave JVMs it does not have. Every JVM's -Xmx is its limit.")
+                .note("s/iter: each program's own timing of its iterations (JVM start-up, set-up and input loading excluded; set-up shown apart; "
+                        + "wall: the whole run, JVM start-up included). "
                         + "A run that fails or hits the cap of " + cap.toMinutes() + " min is recorded as such.")
                 .note("Targets at 4x M for the best style (issue 6): PageRank <= 1.2x, K-means <= 1.05x, SGD <= 1.1x serial out-of-core. "
                         + "Growth: best s/iter per M of data over the same at the smallest size (1 = linear).")
@@ -222,10 +229,11 @@ class ApplicationsBenchmarkTest {
     private void measure(Report report, String app, int size, Path data, int slaves, Class<?> serialMain, Class<?> mpiMain,
                          List<String> args, List<String> serialArgs, Path out) throws IOException {
         long limit = memoryMiB * (1L << 20) + MASTER_ALLOWANCE_BYTES + slaves * SLAVE_ALLOWANCE_BYTES;
+        long plainLimit = memoryMiB * (1L << 20) + MASTER_ALLOWANCE_BYTES;
         List<String> serialAll = new ArrayList<>(args);
         serialAll.addAll(serialArgs);
         serialAll.addAll(List.of("--out", out + "-serial"));
-        Run serial = plain(limit, serialMain, serialAll);
+        Run serial = plain(plainLimit, serialMain, serialAll);
         if (serial.perIteration() == null) {
             throw new AssertionError(app + " at " + size + "x M: the serial baseline " + serial.outcome());
         }
@@ -247,16 +255,16 @@ class ApplicationsBenchmarkTest {
         Run two = slaves >= 2 && nr != 2 ? job(mpiMain, slaves, 2, limit, STYLES.get(best), mpiArgs) : null;
         List<String> bareAll = new ArrayList<>(serialAll);
         bareAll.addAll(List.of("--chunk-nnz", WHOLE_DATA));
-        Run bare = plain(limit, serialMain, bareAll);
+        Run bare = plain(plainLimit, serialMain, bareAll);
         double ratio = fastest.perIteration() / serial.perIteration();
         Double target = size == 4 ? TARGETS.get(app) : null;
         double perM = fastest.perIteration() / size;
         firstPerM.putIfAbsent(app, perM);
-        report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, nr, limit >> 20, serial.perIteration(),
+        report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, nr, limit >> 20, plainLimit >> 20, serial.perIteration(),
                 perStyle[0].cell(), perStyle[1].cell(), perStyle[2].cell(), STYLES.get(best), ratio,
                 target, target == null ? null : ratio <= target, perM / firstPerM.get(app),
                 two == null ? null : two.cell(), two == null || two.perIteration() == null ? null : fastest.perIteration() / two.perIteration(),
-                bare.cell(), serial.setup(), fastest.setup(), serial.readMB(), serial.writtenMB(), fastest.readMB(),
+                bare.cell(), serial.setup(), fastest.setup(), serial.wall(), fastest.wall(), serial.readMB(), serial.writtenMB(), fastest.readMB(),
                 fastest.writtenMB(), serial.peakMiB(), fastest.peakMiB());
         deleteAll(out.resolveSibling(out.getFileName() + "-serial"), out.resolveSibling(out.getFileName() + "-mpi"),
                 out.resolveSibling(out.getFileName() + "-serial.users"), out.resolveSibling(out.getFileName() + "-serial.items"),
@@ -270,7 +278,8 @@ class ApplicationsBenchmarkTest {
         if (o.exitCode() == null || o.exitCode() != 0 || m == null) {
             return Run.failed(o.describe() + " after " + Math.round(o.wallSeconds()) + " s");
         }
-        return new Run("ok", Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), o.io(), Double.parseDouble(m.group(4)));
+        return new Run("ok", Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), o.wallSeconds(), o.io(),
+                Double.parseDouble(m.group(4)));
     }
 
     /** Runs the MPI program in {@code style}; a failure or the cap is an outcome, not an error. */
@@ -278,11 +287,18 @@ class ApplicationsBenchmarkTest {
         List<Object> all = new ArrayList<>(args);
         all.add("--style");
         all.add(style);
+        List<String> options = new ArrayList<>(memoryLimitOptions(limit));
+        // Heap as large as the limit, as the plain JVMs get: the kernel, not the JVM's default
+        // (a quarter of the cgroup), decides what does not fit. The option replaces the defaults.
+        options.add("--slave-jvm-opts=" + String.join(" ", ChildJvm.SLAVE_JVM_OPTIONS) + " -Xmx" + (limit >> 20) + "m");
+        if (style.equals(Styles.OOC)) {
+            options.add("--shrink-heap-on-park"); // the style drops its arrays so that the parked JVM can give the heap back
+        }
         IoCounters before = IoCounters.now();
         JobResult job;
         try {
             job = JobRunner.job(main).ranks(slaves).running(nr)
-                    .options(memoryLimitOptions(limit).toArray(String[]::new))
+                    .options(options.toArray(String[]::new))
                     .timeout(cap).args(all.toArray()).run();
         } catch (AssertionError e) {
             if (e.getMessage() == null || !e.getMessage().startsWith("job timed out")) {
@@ -301,7 +317,8 @@ class ApplicationsBenchmarkTest {
             throw new AssertionError("no timing line\n" + job.describe());
         }
         double peak = job.requireStats().slaves().stream().mapToLong(Stats.Slave::peakRssBytes).max().orElse(0) / BYTES_PER_MIB;
-        return new Run("ok", Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), io, peak);
+        return new Run("ok", Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), job.requireStats().wallTimeSeconds(),
+                io, peak);
     }
 
     private static Matcher timing(List<String> lines) {
