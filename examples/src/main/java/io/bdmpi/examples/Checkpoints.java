@@ -77,9 +77,14 @@ public final class Checkpoints {
         }
     }
 
-    /** Checkpoints {@code state} if {@code iteration} is a multiple of {@code --checkpoint-every}. */
+    /** Whether {@link #endIteration} checkpoints at {@code iteration}: a multiple of {@code --checkpoint-every}. */
+    public boolean due(int iteration) {
+        return every > 0 && iteration % every == 0;
+    }
+
+    /** Checkpoints {@code state} if it is {@link #due} at {@code iteration}. */
     public void endIteration(Storage st, int iteration, Checkpointable state) throws MPIException {
-        if (every > 0 && iteration % every == 0) {
+        if (due(iteration)) {
             st.blocking(() -> BDMPI.checkpoint(state));
         }
     }

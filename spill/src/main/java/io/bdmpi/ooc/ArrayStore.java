@@ -222,37 +222,78 @@ public final class ArrayStore implements AutoCloseable {
      * @throws IOException         if it was saved with another element type
      */
     public byte[] loadBytes(String name) throws IOException {
+        return loadBytes(name, false);
+    }
+
+    /**
+     * As {@link #loadBytes(String)}, but with {@code keepSaved} the saved copy stays on disk: for
+     * an array the caller will not modify, which it can then drop and load again without saving
+     * it again ({@link #deleteSaved} removes the copy).
+     */
+    public byte[] loadBytes(String name, boolean keepSaved) throws IOException {
         byte[][] out = new byte[1][];
-        read(name, ElementKind.BYTE, n -> out[0] = new byte[n], (buf, at, n) -> buf.get(out[0], at, n));
+        read(name, ElementKind.BYTE, n -> out[0] = new byte[n], (buf, at, n) -> buf.get(out[0], at, n), keepSaved);
         return out[0];
     }
 
-    /** As {@link #loadBytes}, for {@code int}. */
+    /** As {@link #loadBytes(String)}, for {@code int}. */
     public int[] loadInts(String name) throws IOException {
+        return loadInts(name, false);
+    }
+
+    /** As {@link #loadBytes(String, boolean)}, for {@code int}. */
+    public int[] loadInts(String name, boolean keepSaved) throws IOException {
         int[][] out = new int[1][];
-        read(name, ElementKind.INT, n -> out[0] = new int[n], (buf, at, n) -> buf.asIntBuffer().get(out[0], at, n));
+        read(name, ElementKind.INT, n -> out[0] = new int[n], (buf, at, n) -> buf.asIntBuffer().get(out[0], at, n),
+                keepSaved);
         return out[0];
     }
 
-    /** As {@link #loadBytes}, for {@code long}. */
+    /** As {@link #loadBytes(String)}, for {@code long}. */
     public long[] loadLongs(String name) throws IOException {
+        return loadLongs(name, false);
+    }
+
+    /** As {@link #loadBytes(String, boolean)}, for {@code long}. */
+    public long[] loadLongs(String name, boolean keepSaved) throws IOException {
         long[][] out = new long[1][];
-        read(name, ElementKind.LONG, n -> out[0] = new long[n], (buf, at, n) -> buf.asLongBuffer().get(out[0], at, n));
+        read(name, ElementKind.LONG, n -> out[0] = new long[n], (buf, at, n) -> buf.asLongBuffer().get(out[0], at, n),
+                keepSaved);
         return out[0];
     }
 
-    /** As {@link #loadBytes}, for {@code float}. */
+    /** As {@link #loadBytes(String)}, for {@code float}. */
     public float[] loadFloats(String name) throws IOException {
+        return loadFloats(name, false);
+    }
+
+    /** As {@link #loadBytes(String, boolean)}, for {@code float}. */
+    public float[] loadFloats(String name, boolean keepSaved) throws IOException {
         float[][] out = new float[1][];
-        read(name, ElementKind.FLOAT, n -> out[0] = new float[n], (buf, at, n) -> buf.asFloatBuffer().get(out[0], at, n));
+        read(name, ElementKind.FLOAT, n -> out[0] = new float[n], (buf, at, n) -> buf.asFloatBuffer().get(out[0], at, n),
+                keepSaved);
         return out[0];
     }
 
-    /** As {@link #loadBytes}, for {@code double}. */
+    /** As {@link #loadBytes(String)}, for {@code double}. */
     public double[] loadDoubles(String name) throws IOException {
+        return loadDoubles(name, false);
+    }
+
+    /** As {@link #loadBytes(String, boolean)}, for {@code double}. */
+    public double[] loadDoubles(String name, boolean keepSaved) throws IOException {
         double[][] out = new double[1][];
-        read(name, ElementKind.DOUBLE, n -> out[0] = new double[n], (buf, at, n) -> buf.asDoubleBuffer().get(out[0], at, n));
+        read(name, ElementKind.DOUBLE, n -> out[0] = new double[n], (buf, at, n) -> buf.asDoubleBuffer().get(out[0], at, n),
+                keepSaved);
         return out[0];
+    }
+
+    /** Deletes saved array {@code name} (of any element type), if there is one. */
+    public synchronized void deleteSaved(String name) throws IOException {
+        checkName(name);
+        for (ElementKind k : ElementKind.values()) {
+            Files.deleteIfExists(savedFile(name, k));
+        }
     }
 
     /** Whether an array of this name is saved (of any element type). */
@@ -326,7 +367,8 @@ public final class ArrayStore implements AutoCloseable {
         }
     }
 
-    private synchronized void read(String name, ElementKind kind, Allocate allocate, Drain drain) throws IOException {
+    private synchronized void read(String name, ElementKind kind, Allocate allocate, Drain drain, boolean keepSaved)
+            throws IOException {
         checkOpen();
         checkName(name);
         Path file = savedFile(name, kind);
@@ -360,7 +402,9 @@ public final class ArrayStore implements AutoCloseable {
                 drain.from(buf, at, n);
             }
         }
-        Files.delete(file);
+        if (!keepSaved) {
+            Files.delete(file);
+        }
     }
 
     private ByteBuffer staging() {

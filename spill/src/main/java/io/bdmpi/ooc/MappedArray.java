@@ -98,6 +98,21 @@ public abstract sealed class MappedArray implements AutoCloseable
         return file;
     }
 
+    /** How many mappings hold the array: one per {@value #CHUNK_BYTES} bytes (the last may be shorter). */
+    public int chunkCount() {
+        return mapped().length;
+    }
+
+    /**
+     * A view of mapping {@code i} in the platform's byte order, for typed bulk or indexed access
+     * ({@code asIntBuffer()} and the like) without this class's lookup per element: every mapping
+     * but the last holds exactly {@value #CHUNK_BYTES} bytes, and no element straddles two. Like
+     * the array, the view must not be used once the array is closed (the mapping is gone).
+     */
+    public ByteBuffer chunkView(int i) {
+        return mapped()[i].duplicate().order(ByteOrder.nativeOrder());
+    }
+
     /** The chunk holding element {@code index}, after a bounds check; {@link #offset} gives the byte in it. */
     final ByteBuffer chunk(long index) {
         MappedByteBuffer[] c = chunks;

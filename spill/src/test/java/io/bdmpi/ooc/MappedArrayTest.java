@@ -90,6 +90,17 @@ class MappedArrayTest {
             assertEquals(7, bytes.get(beyondInt));
             assertEquals(9, bytes.get((3L << 30) - 1));
             assertEquals(0, bytes.get(beyondInt - 1));
+
+            // chunk views: full chunks of CHUNK_BYTES but the last, the same memory as get/set
+            assertEquals(6, again.chunkCount());
+            assertEquals(MappedArray.CHUNK_BYTES, again.chunkView(0).capacity());
+            java.nio.LongBuffer second = again.chunkView(1).asLongBuffer();
+            assertEquals((1L << 27) * 31, second.get(0), "element 2^27 is the first of chunk 1");
+            second.put(5, 77);
+            assertEquals(77, again.get((1L << 27) + 5));
+            assertThrows(IndexOutOfBoundsException.class, () -> again.chunkView(6));
+            again.close();
+            assertThrows(IllegalStateException.class, () -> again.chunkView(0));
         }
     }
 

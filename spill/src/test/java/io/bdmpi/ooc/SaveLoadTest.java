@@ -76,6 +76,24 @@ class SaveLoadTest {
     }
 
     @Test
+    void aKeptCopyLoadsAgainUntilDeleted() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            float[] f = {1.5f, -2f, 3.25f};
+            store.save("f", f);
+            assertArrayEquals(f, store.loadFloats("f", true));
+            assertArrayEquals(f, store.loadFloats("f", true), "a kept copy loads again");
+            assertTrue(store.isSaved("f"));
+            store.save("i", new int[] {9, 8});
+            assertArrayEquals(new int[] {9, 8}, store.loadInts("i", true));
+            store.deleteSaved("i");
+            store.deleteSaved("never-saved");
+            assertFalse(store.isSaved("i"));
+            assertArrayEquals(f, store.loadFloats("f", false));
+            assertFalse(store.isSaved("f"), "a load that does not keep deletes the copy");
+        }
+    }
+
+    @Test
     void aClosedStoreRefuses() throws IOException {
         ArrayStore store = ArrayStore.open(dir);
         store.close();

@@ -18,49 +18,61 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.bdmpi.bench.Report.column;
 
 /**
- * The paper's applications on generated data of 1x, 2x and 4x a memory size M: the serial
- * out-of-core baseline (a plain JVM streaming the file) against the MPI program in the paper's
- * three styles (heap, mlock, ooc) under bdmpiexec {@code --memory-limit}, with S ranks chosen so
- * that each rank's share of the data is at most M / (2R). The figure is seconds per iteration, each
- * program timing its own iterations (set-up and input loading excluded, see IterationTimer); the
- * ratio is the best style over serial out-of-core. A style that fails under the limit (the heap
- * style once the parked ranks' data outgrows it) is recorded as such, not as a benchmark failure.
+ * Issue 6's benchmark: the paper's applications on generated data of 1x, 2x and 4x a memory size M,
+ * every program under the same memory limit, page cache included:
+ * <ul>
+ * <li>the serial out-of-core baseline (a plain JVM streaming the file, only its vectors on the
+ * heap), in a memory cgroup of its own ({@link LimitedJvm});</li>
+ * <li>the MPI program in the paper's three styles (heap, mlock, ooc) under bdmpiexec
+ * {@code --memory-limit}, -nr R (1) and S ranks such that what a running rank holds is at most
+ * M / (2R) (for PageRank several times its share of the file, see PAGERANK_FOOTPRINT); the fastest style again with -nr 2 (the gain of running two ranks at once);</li>
+ * <li>the plain program as one bare JVM: the serial program reading the whole data as one chunk
+ * into its heap, under the same limit and the time cap (it is expected to fail or crawl once the
+ * data outgrows the limit: the row records which).</li>
+ * </ul>
+ * The figure is seconds per iteration, each program timing its own iterations (set-up, JVM
+ * start-up and input loading excluded and reported apart, see IterationTimer); the ratio is the
+ * fastest style over serial out-of-core. Bytes read and written are the runs' /proc/PID/io
+ * (IoCounters); peak RSS is each program's VmHWM (for a job: its largest slave's).
  *
- * Unless quick, the best style also runs with -nr 1 (the gain of -nr R), and the program as a
- * single rank.
- *
- * <p>The limit is M plus an allowance per JVM of the job (the master and every slave, parked ones
- * included, keep a JVM's own memory, which no style can move out; without it even the smallest
- * job is killed). The serial baseline runs without
- * a limit (it has no cgroup of its own yet), so it may read from the page cache: that favours the
- * baseline, and the notes say so.
+ * <p>Every run has the same M for its data: a job's limit is M plus an allowance per JVM (the
+ * master and every slave, parked ones included, keep a JVM's own memory, which no style can move
+ * out; without it even the smallest job is killed), a plain JVM's is M plus one such allowance.
  *
  * <p>Properties: {@code bench.apps.memoryMiB} (M, 1024; quick 16), {@code bench.apps.sizes}
- * (multiples of M, "1,2,4"; quick "1"), {@code bench.apps.running} (-nr, 2),
- * {@code bench.apps.timeoutMinutes} (cap per run, 30).
+ * (multiples of M, "1,2,4"; quick "1"), {@code bench.apps.running} (-nr of the style runs, 1),
+ * {@code bench.apps.timeoutMinutes} (cap per run, 15; quick 5), {@code bench.apps.dataDir}
+ * (where the generated inputs are kept between runs; default a temporary directory, deleted).
  */
 @Tag("benchmark")
 class ApplicationsBenchmarkTest {
 
     private static final double BYTES_PER_MIB = 1024 * 1024;
+    private static final double MB = 1e6;
     /** Approximate file bytes per R-MAT vertex at edge factor 16 (int column per edge, long row offset). */
     private static final double GRAPH_BYTES_PER_VERTEX = 66;
     /** Approximate file bytes per document at 50 term draws (int column + float value each). */
     private static final double DOC_BYTES = 48 * 8 + 8;
     /** Approximate file bytes per user at 40 ratings. */
     private static final double USER_BYTES = 40 * 8 + 8;
-    private static final Pattern TIMING = Pattern.compile(" timing: (\\d+) iterations, ([0-9.]+) s per iteration");
+    private static final Pattern TIMING = Pattern.compile(
+            " timing: (\\d+) iterations, ([0-9.]+) s per iteration, ([0-9.]+) s set-up, peak RSS ([-0-9.]+) MiB");
+    /** A chunk larger than any input: the serial program then holds the whole data on its heap. */
+    private static final String WHOLE_DATA = Long.toString(1L << 40);
 
     /**
      * Memory of the master's JVM and of each slave's (code, metaspace, GC structures, buffers), on
@@ -70,181 +82,305 @@ class ApplicationsBenchmarkTest {
     private static final long MASTER_ALLOWANCE_BYTES = 256L << 20;
     private static final long SLAVE_ALLOWANCE_BYTES = 96L << 20;
     private static final List<String> STYLES = List.of("heap", "mlock", "ooc");
+    /** Targets at 4x M (issue 6): fastest style / serial out-of-core. */
+    private static final Map<String, Double> TARGETS = Map.of("PageRank", 1.2, "K-means", 1.05, "SGD", 1.1);
+
+    /**
+     * A PageRank rank holds about this many times its share of the file while it runs: columns,
+     * the targets index, the incoming index and the send and receive buffers (per non-zero or
+     * distinct destination), measured on R-MAT scale 22: at 2x M the share of M/2 of the other
+     * applications is OOM-killed in every style.
+     */
+    private static final int PAGERANK_FOOTPRINT = 4;
 
     private final int memoryMiB = BenchConfig.integer("bench.apps.memoryMiB", 1024, 16);
     private final List<Integer> sizes = BenchConfig.integers("bench.apps.sizes", List.of(1, 2, 4), List.of(1));
-    private final int running = BenchConfig.integer("bench.apps.running", 2, 2);
-    private final Duration cap = Duration.ofMinutes(BenchConfig.integer("bench.apps.timeoutMinutes", 30, 5));
+    private final int running = BenchConfig.integer("bench.apps.running", 1, 1);
+    private final Duration cap = Duration.ofMinutes(BenchConfig.integer("bench.apps.timeoutMinutes", 15, 5));
+    /** Fastest style's seconds per iteration per M of data at the smallest size, per application: the linearity baseline. */
+    private final Map<String, Double> firstPerM = new HashMap<>();
+
+    /** S such that a running rank's footprint (its share of the data times {@code footprint}) is at most M / (2R). */
+    private int slaves(int size, int footprint) {
+        return Math.max(running, (int) Math.ceil(2.0 * running * size * footprint));
+    }
 
     /** The bdmpiexec options that limit a job's memory (master and slaves, page cache included) to {@code bytes}. */
     static List<String> memoryLimitOptions(long bytes) {
         return List.of("--memory-limit", (bytes >> 20) + "m");
     }
 
+    /** What one run gave: its outcome and, if it finished, its figures. */
+    private record Run(String outcome, Double perIteration, Double setup, Double wall, IoCounters io, Double peakMiB) {
+
+        static Run failed(String outcome) {
+            return new Run(outcome, null, null, null, null, null);
+        }
+
+        /** The seconds per iteration, or the outcome of a run that gave none. */
+        Object cell() {
+            return perIteration != null ? perIteration : outcome;
+        }
+
+        Double readMB() {
+            return io == null ? null : io.readBytes() / MB;
+        }
+
+        Double writtenMB() {
+            return io == null ? null : io.writtenBytes() / MB;
+        }
+    }
+
     @Test
     void applicationsAgainstSerialOutOfCore() throws IOException {
-        Report report = Report.of("applications", "Applications: the three styles under bdmpiexec --memory-limit vs serial out-of-core",
+        Report report = Report.of("applications", "Applications under the same memory limit: serial out-of-core, the three styles, one bare JVM",
                 column("app", "application"),
                 column("sizeTimesM", "data / M"),
                 column("dataMiB", "data (MiB)"),
                 column("slaves", "S"),
                 column("running", "R"),
+                column("limitMiB", "job limit (MiB)"),
+                column("plainLimitMiB", "serial/bare limit (MiB)"),
                 column("serialSecondsPerIteration", "serial OOC s/iter (baseline)"),
                 column("heapSecondsPerIteration", "heap s/iter"),
                 column("mlockSecondsPerIteration", "mlock s/iter"),
                 column("oocSecondsPerIteration", "ooc s/iter"),
                 column("best", "best style"),
                 column("ratio", "ratio (best / serial)"),
-                column("peakRssMaxMiB", "best: slave peak RSS max (MiB)"),
-                column("bestOneRunningSecondsPerIteration", "best -nr 1 s/iter"),
-                column("runningGain", "-nr R gain"),
-                column("oneRankSecondsPerIteration", "one rank (-ns 1) s/iter"));
+                column("target", "target at 4x M"),
+                column("met", "met"),
+                column("growth", "best s/iter per M vs smallest size"),
+                column("bestTwoRunningSecondsPerIteration", "best -nr 2 s/iter"),
+                column("twoRunningGain", "-nr 2 gain"),
+                column("bareSecondsPerIteration", "bare JVM s/iter"),
+                column("serialSetupSeconds", "serial set-up s"),
+                column("bestSetupSeconds", "best set-up s"),
+                column("serialWallSeconds", "serial wall s"),
+                column("bestWallSeconds", "best wall s"),
+                column("serialReadMB", "serial read MB"),
+                column("serialWrittenMB", "serial written MB"),
+                column("bestReadMB", "best read MB"),
+                column("bestWrittenMB", "best written MB"),
+                column("serialPeakRssMiB", "serial peak RSS MiB"),
+                column("bestPeakRssMiB", "best: slave peak RSS max MiB"));
         long memory = memoryMiB * (1L << 20);
+        String load = loadAverage();
+        String cached = System.getProperty("bench.apps.dataDir");
         try (TempDirectory dir = TempDirectory.create("bdmpi-apps")) {
+            Path data = cached == null || cached.isBlank() ? dir.path() : Files.createDirectories(Path.of(cached));
             for (int size : sizes) {
                 long bytes = memory * size;
-                int slaves = Math.max(running, (int) Math.ceil(2.0 * running * size));
-                pageRank(report, dir.path(), size, bytes, slaves);
-                kMeans(report, dir.path(), size, bytes, slaves);
-                sgd(report, dir.path(), size, bytes, slaves);
+                pageRank(report, dir.path(), data, size, bytes, slaves(size, PAGERANK_FOOTPRINT));
+                kMeans(report, dir.path(), data, size, bytes, slaves(size, 1));
+                sgd(report, dir.path(), data, size, bytes, slaves(size, 1));
+            }
+            if (data.equals(dir.path())) {
+                deleteInputs(data);
             }
         }
-        report.note("M = " + memoryMiB + " MiB; -nr " + running + "; S = max(R, ceil(2 R x data/M)), rounded up to a square for SGD.")
-                .note("Jobs run under --memory-limit M + " + (MASTER_ALLOWANCE_BYTES >> 20) + " MiB for the master's JVM + "
-                        + (SLAVE_ALLOWANCE_BYTES >> 20) + " MiB per slave JVM. "
-                        + "The serial baseline runs without a limit (page cache available to it): that favours the baseline.")
-                .note("Targets at 4x M for the best style (issue 6): PageRank <= 1.2x, K-means <= 1.05x, SGD <= 1.1x serial out-of-core.")
-                .note("-nr R gain = best style -nr 1 / best style -nr R. One rank = the program run as a single rank (all data in one JVM), capped at "
-                        + cap.toMinutes() + " min. Both are left out of a quick run.")
+        report.note("M = " + memoryMiB + " MiB; -nr " + running + "; S = max(R, ceil(2 R x footprint x data/M)), rounded up to a square for SGD; "
+                        + "footprint = what a running rank holds per byte of its share of the file: " + PAGERANK_FOOTPRINT
+                        + " for PageRank (index maps and message buffers per non-zero), 1 for the others. A size where every style failed "
+                        + "has no best style.")
+                .note("Every run has the same M for its data, page cache included, plus a measured allowance for each JVM's own memory: "
+                        + "the jobs M + " + (MASTER_ALLOWANCE_BYTES >> 20) + " MiB for the master's JVM + " + (SLAVE_ALLOWANCE_BYTES >> 20)
+                        + " MiB per slave JVM (bdmpiexec --memory-limit); the serial and bare JVMs M + " + (MASTER_ALLOWANCE_BYTES >> 20)
+                        + " MiB for their one JVM (a memory cgroup of their own). Giving them the job's whole limit would hand the serial "
+                        + "program S x " + (SLAVE_ALLOWANCE_BYTES >> 20) + " MiB of page cache for slave JVMs it does not have. Every JVM's -Xmx is its limit.")
+                .note("s/iter: each program's own timing of its iterations (JVM start-up, set-up and input loading excluded; set-up shown apart; "
+                        + "wall: the whole run, JVM start-up included). "
+                        + "A run that fails or hits the cap of " + cap.toMinutes() + " min is recorded as such.")
+                .note("Targets at 4x M for the best style (issue 6): PageRank <= 1.2x, K-means <= 1.05x, SGD <= 1.1x serial out-of-core. "
+                        + "Growth: best s/iter per M of data over the same at the smallest size (1 = linear).")
+                .note("-nr 2 gain = best style -nr " + running + " / best style -nr 2, same S. Bare JVM: the serial program reading the whole "
+                        + "data as one chunk into its heap (what a program that loads everything holds).")
+                .note("read/written MB (10^6 bytes): /proc/PID/io read_bytes and write_bytes of the run's processes (reads that reached the disk; "
+                        + "bytes written into the page cache).")
                 .note("SGD's serial baseline uses the MPI run's grid (q passes over the file per iteration) so that both do the same work.")
+                .note("Load average (1, 5, 15 min) at the start: " + load + "; at the end: " + loadAverage() + ".")
                 .publish();
     }
 
-    private void pageRank(Report report, Path dir, int size, long bytes, int slaves) throws IOException {
+    private void pageRank(Report report, Path work, Path data, int size, long bytes, int slaves) throws IOException {
         int scale = Math.max(10, (int) Math.round(Math.log(bytes / GRAPH_BYTES_PER_VERTEX) / Math.log(2)));
-        Path graph = dir.resolve("graph-" + size);
-        new RmatGenerator(scale, 16, 1).write(graph, 1 << 20, Runtime.getRuntime().availableProcessors(), bytes);
-        String iterations = BenchConfig.quick() ? "3" : "10";
-        double serial = serial(PageRankSerial.class, "--graph", graph.toString(), "--out", dir.resolve("pr-serial").toString(),
-                "--iterations", iterations, "--tolerance", "0");
-        measure(report, "PageRank", size, graph, slaves, serial, PageRank.class, "--graph", graph, "--out", dir.resolve("pr-mpi"),
-                "--iterations", iterations, "--tolerance", 0);
-        deleteAll(graph, dir.resolve("pr-serial"), dir.resolve("pr-mpi"));
-    }
-
-    private void kMeans(Report report, Path dir, int size, long bytes, int slaves) throws IOException {
-        Path docs = dir.resolve("docs-" + size);
-        new DocTermGenerator((long) (bytes / DOC_BYTES), 20_000, 50, 1).write(docs, 4096, Runtime.getRuntime().availableProcessors());
-        String iterations = BenchConfig.quick() ? "3" : "5";
-        double serial = serial(KMeansSerial.class, "--matrix", docs.toString(), "--out", dir.resolve("km-serial").toString(),
-                "--k", "16", "--iterations", iterations, "--init-parts", Integer.toString(slaves));
-        measure(report, "K-means", size, docs, slaves, serial, KMeans.class, "--matrix", docs, "--out", dir.resolve("km-mpi"),
-                "--k", 16, "--iterations", iterations);
-        deleteAll(docs, dir.resolve("km-serial"), dir.resolve("km-mpi"));
-    }
-
-    private void sgd(Report report, Path dir, int size, long bytes, int slaves) throws IOException {
-        int q = (int) Math.ceil(Math.sqrt(slaves));
-        Path ratings = dir.resolve("ratings-" + size);
-        new RatingGenerator((long) (bytes / USER_BYTES), 20_000, 40, 1).write(ratings, 4096, Runtime.getRuntime().availableProcessors());
-        String iterations = BenchConfig.quick() ? "2" : "3";
-        double serial = serial(SgdSerial.class, "--ratings", ratings.toString(), "--out", dir.resolve("sgd-serial").toString(),
-                "--iterations", iterations, "--grid", Integer.toString(q));
-        measure(report, "SGD", size, ratings, q * q, serial, Sgd.class, "--ratings", ratings, "--out", dir.resolve("sgd-mpi"),
-                "--iterations", iterations);
-        deleteAll(ratings, dir.resolve("sgd-serial.users"), dir.resolve("sgd-serial.items"),
-                dir.resolve("sgd-mpi.users"), dir.resolve("sgd-mpi.items"));
-    }
-
-    /** Runs a serial baseline in a plain JVM and returns its seconds per iteration. */
-    private double serial(Class<?> main, String... args) {
-        try (ChildJvm jvm = ChildJvm.start(main, args)) {
-            double perIteration;
-            while (true) {
-                Matcher m = TIMING.matcher(jvm.readLine());
-                if (m.find()) {
-                    perIteration = Double.parseDouble(m.group(2));
-                    break;
-                }
-            }
-            jvm.awaitSuccess(cap.toSeconds());
-            return perIteration;
+        Path graph = data.resolve("graph-" + memoryMiB + "m-" + size);
+        if (!Files.exists(graph)) {
+            new RmatGenerator(scale, 16, 1).write(graph, 1 << 20, Runtime.getRuntime().availableProcessors(), bytes);
         }
+        String iterations = BenchConfig.quick() ? "3" : "10";
+        measure(report, "PageRank", size, graph, slaves, PageRankSerial.class, PageRank.class,
+                List.of("--graph", graph.toString(), "--iterations", iterations, "--tolerance", "0"),
+                List.of(), work.resolve("pr"));
+    }
+
+    private void kMeans(Report report, Path work, Path data, int size, long bytes, int slaves) throws IOException {
+        Path docs = data.resolve("docs-" + memoryMiB + "m-" + size);
+        if (!Files.exists(docs)) {
+            new DocTermGenerator((long) (bytes / DOC_BYTES), 20_000, 50, 1).write(docs, 4096, Runtime.getRuntime().availableProcessors());
+        }
+        String iterations = BenchConfig.quick() ? "3" : "5";
+        measure(report, "K-means", size, docs, slaves, KMeansSerial.class, KMeans.class,
+                List.of("--matrix", docs.toString(), "--k", "16", "--iterations", iterations),
+                List.of("--init-parts", Integer.toString(slaves)), work.resolve("km"));
+    }
+
+    private void sgd(Report report, Path work, Path data, int size, long bytes, int slaves) throws IOException {
+        int q = (int) Math.ceil(Math.sqrt(slaves));
+        Path ratings = data.resolve("ratings-" + memoryMiB + "m-" + size);
+        if (!Files.exists(ratings)) {
+            new RatingGenerator((long) (bytes / USER_BYTES), 20_000, 40, 1).write(ratings, 4096, Runtime.getRuntime().availableProcessors());
+        }
+        String iterations = BenchConfig.quick() ? "2" : "3";
+        measure(report, "SGD", size, ratings, q * q, SgdSerial.class, Sgd.class,
+                List.of("--ratings", ratings.toString(), "--iterations", iterations),
+                List.of("--grid", Integer.toString(q)), work.resolve("sgd"));
     }
 
     /**
-     * Runs every style with -nr R and, unless quick, the best one with -nr 1 and the program as one
-     * rank, and adds the row. A style or the one-rank run may fail or hit the cap under the limit:
-     * the row records that instead of failing the benchmark; at least one style must succeed.
+     * Runs the serial baseline, every style with -nr R, the fastest with -nr 2 and the bare JVM,
+     * all under the same M, and adds the row (and saves the report so far). Any run may fail or
+     * hit the cap: the row records that.
      */
-    private void measure(Report report, String app, int size, Path data, int slaves, double serial, Class<?> main,
-                         Object... args) throws IOException {
+    private void measure(Report report, String app, int size, Path data, int slaves, Class<?> serialMain, Class<?> mpiMain,
+                         List<String> args, List<String> serialArgs, Path out) throws IOException {
+        long limit = memoryMiB * (1L << 20) + MASTER_ALLOWANCE_BYTES + slaves * SLAVE_ALLOWANCE_BYTES;
+        long plainLimit = memoryMiB * (1L << 20) + MASTER_ALLOWANCE_BYTES;
+        List<String> serialAll = new ArrayList<>(args);
+        serialAll.addAll(serialArgs);
+        serialAll.addAll(List.of("--out", out + "-serial"));
+        dropCache(data);
+        Run serial = plain(plainLimit, serialMain, serialAll);
+        List<String> mpiArgs = new ArrayList<>(args);
+        mpiArgs.addAll(List.of("--out", out + "-mpi"));
         int nr = Math.min(running, slaves);
-        Object[] perStyle = new Object[STYLES.size()];
-        String best = null;
-        double bestSeconds = Double.MAX_VALUE;
-        double peak = 0;
+        Run[] perStyle = new Run[STYLES.size()];
+        int best = -1;
         for (int i = 0; i < STYLES.size(); i++) {
-            JobResult job = job(main, slaves, nr, STYLES.get(i), args);
-            if (job == null || job.exitCode() != 0) {
-                perStyle[i] = outcome(job);
-                continue;
-            }
-            Expect.successfulRun(job, slaves, nr);
-            double seconds = perIteration(job);
-            perStyle[i] = seconds;
-            if (seconds < bestSeconds) {
-                bestSeconds = seconds;
-                best = STYLES.get(i);
-                peak = job.requireStats().slaves().stream().mapToLong(Stats.Slave::peakRssBytes).max().orElse(0) / BYTES_PER_MIB;
+            dropCache(data);
+            perStyle[i] = job(mpiMain, slaves, nr, limit, STYLES.get(i), mpiArgs);
+            if (perStyle[i].perIteration() != null && (best < 0 || perStyle[i].perIteration() < perStyle[best].perIteration())) {
+                best = i;
             }
         }
-        if (best == null) {
-            throw new AssertionError(app + " at " + size + "x M failed in every style: " + List.of(perStyle));
+        if (best < 0) {
+            report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, nr, limit >> 20, plainLimit >> 20, serial.cell(),
+                    perStyle[0].cell(), perStyle[1].cell(), perStyle[2].cell(), null, null, size == 4 ? TARGETS.get(app) : null,
+                    size == 4 ? false : null, null, null, null, null, serial.setup(), null, serial.wall(), null, serial.readMB(),
+                    serial.writtenMB(), null, null, serial.peakMiB(), null);
+            report.save();
+            return;
         }
-        Double oneRunning = null;
-        Object oneRank = null;
-        if (!BenchConfig.quick()) {
-            JobResult sequential = job(main, slaves, 1, best, args);
-            if (sequential == null || sequential.exitCode() != 0) {
-                throw new AssertionError(app + " in style " + best + " with -nr 1: " + outcome(sequential)
-                        + (sequential == null ? "" : "\n" + sequential.describe()));
-            }
-            oneRunning = perIteration(sequential);
-            JobResult single = job(main, 1, 1, Styles.HEAP, args);
-            oneRank = single != null && single.exitCode() == 0 ? (Object) perIteration(single) : outcome(single);
-        }
-        report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, nr, serial, perStyle[0], perStyle[1], perStyle[2],
-                best, bestSeconds / serial, peak, oneRunning, oneRunning == null ? null : oneRunning / bestSeconds, oneRank);
+        Run fastest = perStyle[best];
+        dropCache(data);
+        Run two = slaves >= 2 && nr != 2 ? job(mpiMain, slaves, 2, limit, STYLES.get(best), mpiArgs) : null;
+        List<String> bareAll = new ArrayList<>(serialAll);
+        bareAll.addAll(List.of("--chunk-nnz", WHOLE_DATA));
+        dropCache(data);
+        Run bare = plain(plainLimit, serialMain, bareAll);
+        Double ratio = serial.perIteration() == null ? null : fastest.perIteration() / serial.perIteration();
+        Double target = size == 4 ? TARGETS.get(app) : null;
+        double perM = fastest.perIteration() / size;
+        firstPerM.putIfAbsent(app, perM);
+        report.row(app, size, Files.size(data) / BYTES_PER_MIB, slaves, nr, limit >> 20, plainLimit >> 20, serial.cell(),
+                perStyle[0].cell(), perStyle[1].cell(), perStyle[2].cell(), STYLES.get(best), ratio,
+                target, target == null ? null : ratio != null && ratio <= target, perM / firstPerM.get(app),
+                two == null ? null : two.cell(), two == null || two.perIteration() == null ? null : fastest.perIteration() / two.perIteration(),
+                bare.cell(), serial.setup(), fastest.setup(), serial.wall(), fastest.wall(), serial.readMB(), serial.writtenMB(), fastest.readMB(),
+                fastest.writtenMB(), serial.peakMiB(), fastest.peakMiB());
+        report.save();
+        deleteAll(out.resolveSibling(out.getFileName() + "-serial"), out.resolveSibling(out.getFileName() + "-mpi"),
+                out.resolveSibling(out.getFileName() + "-serial.users"), out.resolveSibling(out.getFileName() + "-serial.items"),
+                out.resolveSibling(out.getFileName() + "-mpi.users"), out.resolveSibling(out.getFileName() + "-mpi.items"));
     }
 
-    /** How a run that gave no figure ended: null for one that hit the cap. */
-    private String outcome(JobResult job) {
-        return job == null ? "no result in " + cap.toMinutes() + " min" : "failed (exit " + job.exitCode() + ")";
+    /** Runs a plain JVM (serial or bare) under {@code limit} with that much heap allowed. */
+    private Run plain(long limit, Class<?> main, List<String> args) {
+        LimitedJvm.Outcome o = LimitedJvm.run(limit, cap, List.of("-Xmx" + (limit >> 20) + "m"), main, args.toArray(String[]::new));
+        Matcher m = timing(o.stdout());
+        if (o.exitCode() == null || o.exitCode() != 0 || m == null) {
+            return Run.failed(o.describe() + " after " + Math.round(o.wallSeconds()) + " s");
+        }
+        return new Run("ok", Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), o.wallSeconds(), o.io(),
+                Double.parseDouble(m.group(4)));
     }
 
-    /** Runs the job in {@code style}; null if it hit the cap. */
-    private JobResult job(Class<?> main, int slaves, int nr, String style, Object... args) {
-        List<Object> all = new ArrayList<>(List.of(args));
+    /** Runs the MPI program in {@code style}; a failure or the cap is an outcome, not an error. */
+    private Run job(Class<?> main, int slaves, int nr, long limit, String style, List<String> args) {
+        List<Object> all = new ArrayList<>(args);
         all.add("--style");
         all.add(style);
-        long limit = memoryMiB * (1L << 20) + MASTER_ALLOWANCE_BYTES + slaves * SLAVE_ALLOWANCE_BYTES;
+        List<String> options = new ArrayList<>(memoryLimitOptions(limit));
+        // Heap as large as the limit, as the plain JVMs get: the kernel, not the JVM's default
+        // (a quarter of the cgroup), decides what does not fit. The option replaces the defaults.
+        options.add("--slave-jvm-opts=" + String.join(" ", ChildJvm.SLAVE_JVM_OPTIONS) + " -Xmx" + (limit >> 20) + "m");
+        if (style.equals(Styles.OOC)) {
+            options.add("--shrink-heap-on-park"); // the style drops its arrays so that the parked JVM can give the heap back
+        }
+        IoCounters before = IoCounters.now();
+        JobResult job;
         try {
-            return JobRunner.job(main).ranks(slaves).running(nr)
-                    .options(memoryLimitOptions(limit).toArray(String[]::new))
+            job = JobRunner.job(main).ranks(slaves).running(nr)
+                    .options(options.toArray(String[]::new))
                     .timeout(cap).args(all.toArray()).run();
         } catch (AssertionError e) {
             if (e.getMessage() == null || !e.getMessage().startsWith("job timed out")) {
                 throw e;
             }
-            return null;
+            return Run.failed("capped at " + cap.toMinutes() + " min");
+        }
+        IoCounters io = IoCounters.now().since(before);
+        if (job.exitCode() != 0) {
+            boolean oom = job.stderr().stream().anyMatch(l -> l.contains("OOM"));
+            return Run.failed((oom ? "OOM-killed" : "failed") + " (exit " + job.exitCode() + ")");
+        }
+        Expect.successfulRun(job, slaves, nr);
+        Matcher m = timing(job.stdout());
+        if (m == null) {
+            throw new AssertionError("no timing line\n" + job.describe());
+        }
+        double peak = job.requireStats().slaves().stream().mapToLong(Stats.Slave::peakRssBytes).max().orElse(0) / BYTES_PER_MIB;
+        return new Run("ok", Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), job.requireStats().wallTimeSeconds(),
+                io, peak);
+    }
+
+    /**
+     * Drops the input's pages from the page cache (GNU dd's posix_fadvise DONTNEED) before a run:
+     * pages cached by the generator or an earlier run are charged to another cgroup, so a run
+     * would read them for free whatever its limit.
+     */
+    private static void dropCache(Path file) {
+        try {
+            Process p = new ProcessBuilder("dd", "if=" + file, "iflag=nocache", "count=0", "status=none").inheritIO().start();
+            if (p.waitFor() != 0) {
+                throw new AssertionError("dd could not drop the page cache of " + file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 
-    private static double perIteration(JobResult job) {
-        return job.stdout().stream().map(TIMING::matcher).filter(Matcher::find)
-                .mapToDouble(m -> Double.parseDouble(m.group(2))).findFirst()
-                .orElseThrow(() -> new AssertionError("no timing line\n" + job.describe()));
+    private static Matcher timing(List<String> lines) {
+        return lines.stream().map(TIMING::matcher).filter(Matcher::find).findFirst().orElse(null);
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + ", " + f[1] + ", " + f[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static void deleteInputs(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
 
     private static void deleteAll(Path... paths) throws IOException {

@@ -67,10 +67,15 @@ final class Report {
 
     /** Prints the markdown and writes both files. */
     void publish() {
-        String markdown = markdown();
         System.out.println();
-        System.out.println(markdown);
+        System.out.println(markdown());
         System.out.flush();
+        save();
+    }
+
+    /** Writes both files with the rows so far, without printing: a long benchmark keeps what it measured should it stop. */
+    void save() {
+        String markdown = markdown();
         Path dir = outputDirectory();
         try {
             Files.createDirectories(dir);

@@ -7,6 +7,7 @@ import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.store.HeapStorage;
 import io.bdmpi.examples.store.Storage;
 import io.bdmpi.examples.store.Styles;
 import mpi.Checkpointable;
@@ -117,8 +118,12 @@ public final class KMeans {
             CsrBlock block = m.read(lo, bounds[rank + 1], st);
             int local = block.rows();
 
-            Storage.Doubles centroids = st.doubles("centroids", size);
-            Storage.Longs sums = st.longs("sums", size);
+            st.readOnly(block.rowPtr());
+            st.readOnly(block.cols());
+            st.readOnly(block.values());
+            // The centroids and their sums are small and read for every non-zero: always on the heap.
+            Storage.Doubles centroids = HeapStorage.INSTANCE.doubles("centroids", size);
+            Storage.Longs sums = HeapStorage.INSTANCE.longs("sums", size);
             State state = new State(rank, st.ints("assignment", local), new double[size]);
             Storage.Ints assignment = state.assignment;
             double[] centroidMessage = state.centroidMessage;
@@ -138,11 +143,18 @@ public final class KMeans {
             }
             timer.start();
             long[] totals = new long[2];
+            // The rank's data is needed only to assign; every call from one assignment to the next
+            // (allReduce, reduce, the next bcast) runs in one blocking stretch, so the data leaves
+            // memory and comes back once per iteration. A checkpoint (which saves the assignment)
+            // ends the stretch before the bcast.
+            boolean broadcastDue = true;
             while (true) {
                 int iteration = state.iteration + 1;
                 checkpoints.startIteration(rank, iteration);
-                int root = state.holder;
-                st.blocking(() -> comm.bcast(centroidMessage, size, MPI.DOUBLE, root));
+                if (broadcastDue) {
+                    int root = state.holder;
+                    st.blocking(() -> comm.bcast(centroidMessage, size, MPI.DOUBLE, root));
+                }
                 for (int c = 0; c < size; c++) {
                     centroids.set(c, centroidMessage[c]);
                     sums.set(c, 0);
@@ -152,23 +164,33 @@ public final class KMeans {
                 state.iteration = iteration;
                 totals[0] = tally.moved();
                 totals[1] = tally.similarity();
-                st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
-                if (totals[0] == 0 || iteration == maxIterations) {
+                boolean checkpointDue = checkpoints.due(iteration);
+                st.blocking(() -> {
+                    comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
+                    if (finished(totals, iteration, maxIterations)) {
+                        return;
+                    }
+                    for (int c = 0; c < size; c++) {
+                        sumMessage[c] = sums.get(c);
+                    }
+                    comm.reduce(sumMessage, size, MPI.LONG, MPI.SUM, 0);
+                    state.holder = 0;
+                    if (rank == 0) {
+                        for (int c = 0; c < size; c++) {
+                            sums.set(c, sumMessage[c]);
+                        }
+                        KMeansCore.recenter(sums, centroids, k, cols);
+                        copy(centroids, centroidMessage);
+                    }
+                    if (!checkpointDue) {
+                        comm.bcast(centroidMessage, size, MPI.DOUBLE, 0);
+                    }
+                });
+                if (finished(totals, iteration, maxIterations)) {
                     break;
                 }
-                for (int c = 0; c < size; c++) {
-                    sumMessage[c] = sums.get(c);
-                }
-                st.blocking(() -> comm.reduce(sumMessage, size, MPI.LONG, MPI.SUM, 0));
-                state.holder = 0;
-                if (rank == 0) {
-                    for (int c = 0; c < size; c++) {
-                        sums.set(c, sumMessage[c]);
-                    }
-                    KMeansCore.recenter(sums, centroids, k, cols);
-                    copy(centroids, centroidMessage);
-                }
                 checkpoints.endIteration(st, iteration, state);
+                broadcastDue = checkpointDue;
             }
             int iteration = state.iteration;
             String timing = timer.line("KMeans", iteration);
@@ -184,6 +206,11 @@ public final class KMeans {
                 System.out.println(timing);
             }
         }
+    }
+
+    /** No row moved, or the last iteration is done. */
+    private static boolean finished(long[] totals, int iteration, int maxIterations) {
+        return totals[0] == 0 || iteration == maxIterations;
     }
 
     private static void copy(Storage.Doubles from, double[] to) {

@@ -89,19 +89,31 @@ public final class KMeansCore {
     public static void assign(CsrBlock block, Storage.Ints assignment, int assignOffset, Storage.Doubles centroids,
                               int k, int cols, Storage.Longs sums, Tally tally) {
         Storage.Ints rowPtr = block.rowPtr();
-        Storage.Ints colIdx = block.cols();
-        Storage.Floats values = block.values();
+        // Each row is read k + 2 times: copied once into heap buffers, whatever holds the block.
+        int[] rowCols = new int[0];
+        float[] rowValues = new float[0];
         for (int i = 0; i < block.rows(); i++) {
             int start = rowPtr.get(i);
-            int end = rowPtr.get(i + 1);
-            double norm = norm(block, i);
+            int len = rowPtr.get(i + 1) - start;
+            if (len > rowCols.length) {
+                rowCols = new int[Math.max(len, 2 * rowCols.length)];
+                rowValues = new float[rowCols.length];
+            }
+            block.cols().copyTo(start, rowCols, len);
+            block.values().copyTo(start, rowValues, len);
+            double squares = 0;
+            for (int nz = 0; nz < len; nz++) {
+                double v = rowValues[nz];
+                squares += v * v;
+            }
+            double norm = Math.sqrt(squares);
             int best = 0;
             double bestSim = Double.NEGATIVE_INFINITY;
             for (int j = 0; j < k; j++) {
                 int base = j * cols;
                 double dot = 0;
-                for (int nz = start; nz < end; nz++) {
-                    dot += values.get(nz) * centroids.get(base + colIdx.get(nz));
+                for (int nz = 0; nz < len; nz++) {
+                    dot += rowValues[nz] * centroids.get(base + rowCols[nz]);
                 }
                 double sim = norm == 0 ? 0 : dot / norm;
                 if (sim > bestSim) {
@@ -118,9 +130,9 @@ public final class KMeansCore {
                 continue; // an empty row adds nothing to its cluster
             }
             int base = best * cols;
-            for (int nz = start; nz < end; nz++) {
-                int at = base + colIdx.get(nz);
-                sums.set(at, sums.get(at) + toFixed(values.get(nz) / norm));
+            for (int nz = 0; nz < len; nz++) {
+                int at = base + rowCols[nz];
+                sums.set(at, sums.get(at) + toFixed(rowValues[nz] / norm));
             }
         }
     }

@@ -7,6 +7,7 @@ import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.store.HeapStorage;
 import io.bdmpi.examples.store.Storage;
 import io.bdmpi.examples.store.Styles;
 import mpi.Checkpointable;
@@ -129,11 +130,18 @@ public final class PageRank {
             for (int k = 0; k < incoming; k++) {
                 into.set(k, (int) (recvVertex[k] - lo));
             }
+            // After set-up only the row offsets, the index maps and the ranks are used, and only
+            // the ranks change; the columns were replaced by the targets.
+            st.discard(block.cols());
+            st.readOnly(block.rowPtr());
+            st.readOnly(targets);
+            st.readOnly(into);
 
-            Storage.Longs acc = st.longs("acc", dst.length);
-            Storage.Longs in = st.longs("in", local);
             long[] send = new long[dst.length];
             long[] recv = new long[incoming];
+            // Contributions are pushed straight into the message buffer (see push), and the sum of
+            // the incoming ones carries nothing between iterations: scratch on the heap, like it.
+            Storage.Longs in = HeapStorage.INSTANCE.longs("in", local);
             if (!restored) {
                 for (int i = 0; i < local; i++) {
                     pr.set(i, PageRankCore.initialRank(n));
@@ -143,17 +151,19 @@ public final class PageRank {
             }
             timer.start();
             boolean converged = state.iteration > 0 && PageRankCore.converged(totals[0], tolerance);
+            // The data is needed from one exchange to the next: the allReduce that ends an
+            // iteration and the next iteration's allToAllv run in one blocking stretch, with the
+            // next contributions pushed before it (wasted once, when the allReduce says stop). A
+            // checkpoint (which saves the ranks) ends the stretch after the allReduce.
+            boolean exchangeDue = true;
             while (state.iteration < maxIterations && !converged) {
                 int iteration = ++state.iteration;
                 checkpoints.startIteration(rank, iteration);
-                for (int t = 0; t < dst.length; t++) {
-                    acc.set(t, 0);
+                if (exchangeDue) {
+                    push(block, targets, pr, send);
+                    st.blocking(() -> comm.allToAllv(send, sendCounts, sendDispls, MPI.LONG, recv, recvCounts, recvDispls,
+                            MPI.LONG));
                 }
-                PageRankCore.push(block, targets, pr, 0, acc);
-                for (int t = 0; t < dst.length; t++) {
-                    send[t] = acc.get(t);
-                }
-                st.blocking(() -> comm.allToAllv(send, sendCounts, sendDispls, MPI.LONG, recv, recvCounts, recvDispls, MPI.LONG));
                 for (int i = 0; i < local; i++) {
                     in.set(i, 0);
                 }
@@ -169,9 +179,19 @@ public final class PageRank {
                 }
                 totals[0] = change;
                 totals[1] = PageRankCore.dangling(block, pr, 0);
-                st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+                boolean exchangeNext = !checkpoints.due(iteration) && iteration < maxIterations;
+                if (exchangeNext) {
+                    push(block, targets, pr, send);
+                }
+                st.blocking(() -> {
+                    comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
+                    if (exchangeNext && !PageRankCore.converged(totals[0], tolerance)) {
+                        comm.allToAllv(send, sendCounts, sendDispls, MPI.LONG, recv, recvCounts, recvDispls, MPI.LONG);
+                    }
+                });
                 converged = PageRankCore.converged(totals[0], tolerance);
                 checkpoints.endIteration(st, iteration, state);
+                exchangeDue = !exchangeNext;
             }
             int iteration = state.iteration;
             String timing = timer.line("PageRank", iteration);
@@ -188,6 +208,12 @@ public final class PageRank {
                 System.out.println(timing);
             }
         }
+    }
+
+    /** Pushes this rank's contributions into {@code send}, which holds one sum per distinct destination. */
+    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, long[] send) {
+        Arrays.fill(send, 0);
+        PageRankCore.push(block, targets, pr, 0, HeapStorage.wrap(send));
     }
 
     /** The sorted distinct column indices of {@code block}. */

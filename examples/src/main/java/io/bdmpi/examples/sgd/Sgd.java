@@ -6,6 +6,7 @@ import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
+import io.bdmpi.examples.store.HeapStorage;
 import io.bdmpi.examples.store.Storage;
 import io.bdmpi.examples.store.Styles;
 import mpi.Comm;
@@ -73,11 +74,16 @@ public final class Sgd {
             SgdCore.Grid grid = SgdCore.Grid.of(file, q);
             CsrBlock block = file.read(grid.users()[b], grid.users()[b + 1],
                     (int) grid.items()[c], (int) grid.items()[c + 1], st);
+            st.readOnly(block.rowPtr());
+            st.readOnly(block.cols());
+            st.readOnly(block.values());
             int f = s.factors();
-            Storage.Doubles users = st.doubles("users", grid.userCount(b) * f);
-            Storage.Doubles items = st.doubles("items", grid.itemCount(c) * f);
-            double[] userMessage = new double[users.length()];
-            double[] itemMessage = new double[items.length()];
+            // The factors are what moves between ranks: they live in the message buffers, on the
+            // heap, and are sent and received without a copy.
+            double[] userMessage = new double[grid.userCount(b) * f];
+            double[] itemMessage = new double[grid.itemCount(c) * f];
+            Storage.Doubles users = HeapStorage.wrap(userMessage);
+            Storage.Doubles items = HeapStorage.wrap(itemMessage);
             int userFrom = b * q + Math.floorMod(c - 1, q);
             int itemFrom = Math.floorMod(b + 1, q) * q + c;
             int userTo = b * q + Math.floorMod(c + 1, q);
@@ -89,18 +95,29 @@ public final class Sgd {
             double[] blockSse = new double[p];
             double rmse = 0;
             timer.start();
+            // The ratings are needed only to sweep: the allReduce that ends an iteration and the
+            // next iteration's receives run in one blocking stretch.
+            if (b != c) {
+                st.blocking(() -> {
+                    receive(comm, userMessage, userFrom, TAG_USERS);
+                    receive(comm, itemMessage, itemFrom, TAG_ITEMS);
+                });
+            }
             for (int iteration = 0; iteration <= s.iterations(); iteration++) {
                 boolean training = iteration < s.iterations();
-                if (iteration > 0 || b != c) {
-                    receive(comm, st, users, userMessage, userFrom, TAG_USERS);
-                    receive(comm, st, items, itemMessage, itemFrom, TAG_ITEMS);
-                }
                 java.util.Arrays.fill(blockSse, 0);
                 blockSse[rank] = SgdCore.sweep(block, users, grid.users()[b], items, grid.items()[c], f,
                         s.rate(), s.reg(), training, 0);
-                send(comm, users, userMessage, userTo, TAG_USERS);
-                send(comm, items, itemMessage, itemTo, TAG_ITEMS);
-                st.blocking(() -> comm.allReduce(blockSse, p, MPI.DOUBLE, MPI.SUM));
+                send(comm, userMessage, userTo, TAG_USERS);
+                send(comm, itemMessage, itemTo, TAG_ITEMS);
+                boolean more = iteration < s.iterations();
+                st.blocking(() -> {
+                    comm.allReduce(blockSse, p, MPI.DOUBLE, MPI.SUM);
+                    if (more) {
+                        receive(comm, userMessage, userFrom, TAG_USERS);
+                        receive(comm, itemMessage, itemFrom, TAG_ITEMS);
+                    }
+                });
                 rmse = SgdCore.rmse(blockSse, file.nnz());
                 if (rank == 0 && training) {
                     System.out.println(SgdSerial.progress(iteration + 1, rmse));
@@ -108,8 +125,10 @@ public final class Sgd {
             }
             String timing = timer.line("Sgd", s.iterations() + 1);
             if (b == c) {
-                receive(comm, st, users, userMessage, userFrom, TAG_USERS);
-                receive(comm, st, items, itemMessage, itemFrom, TAG_ITEMS);
+                st.blocking(() -> {
+                    receive(comm, userMessage, userFrom, TAG_USERS);
+                    receive(comm, itemMessage, itemFrom, TAG_ITEMS);
+                });
             }
             Path userFile = Path.of(out + ".users");
             Path itemFile = Path.of(out + ".items");
@@ -133,25 +152,16 @@ public final class Sgd {
     }
 
     /** Takes over the factors from rank {@code from} (nothing to do when that is this rank). */
-    private static void receive(Comm comm, Storage st, Storage.Doubles into, double[] message, int from, int tag)
-            throws MPIException {
-        if (from == comm.getRank()) {
-            return;
-        }
-        st.blocking(() -> comm.recv(message, message.length, MPI.DOUBLE, from, tag));
-        for (int i = 0; i < message.length; i++) {
-            into.set(i, message[i]);
+    private static void receive(Comm comm, double[] message, int from, int tag) throws MPIException {
+        if (from != comm.getRank()) {
+            comm.recv(message, message.length, MPI.DOUBLE, from, tag);
         }
     }
 
     /** Hands the factors on to rank {@code to} (keeps them when that is this rank). */
-    private static void send(Comm comm, Storage.Doubles from, double[] message, int to, int tag) throws MPIException {
-        if (to == comm.getRank()) {
-            return;
+    private static void send(Comm comm, double[] message, int to, int tag) throws MPIException {
+        if (to != comm.getRank()) {
+            comm.send(message, message.length, MPI.DOUBLE, to, tag);
         }
-        for (int i = 0; i < message.length; i++) {
-            message[i] = from.get(i);
-        }
-        comm.send(message, message.length, MPI.DOUBLE, to, tag);
     }
 }

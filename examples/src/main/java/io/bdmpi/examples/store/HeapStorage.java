@@ -29,6 +29,16 @@ public final class HeapStorage implements Storage {
         return new HeapDoubles(new double[length]);
     }
 
+    /** A view of {@code a} itself (e.g. an MPI message buffer that a core fills directly): no copy. */
+    public static Longs wrap(long[] a) {
+        return new HeapLongs(a);
+    }
+
+    /** As {@link #wrap(long[])}, for {@code double}. */
+    public static Doubles wrap(double[] a) {
+        return new HeapDoubles(a);
+    }
+
     /** A heap array; {@link SavedStorage} swaps the array out and back in. */
     static class HeapInts implements Ints {
         int[] a;
@@ -55,6 +65,11 @@ public final class HeapStorage implements Storage {
         @Override
         public void copyFrom(int at, int[] src, int len) {
             System.arraycopy(src, 0, a, at, len);
+        }
+
+        @Override
+        public void copyTo(int at, int[] dst, int len) {
+            System.arraycopy(a, at, dst, 0, len);
         }
     }
 
@@ -108,6 +123,11 @@ public final class HeapStorage implements Storage {
         @Override
         public void copyFrom(int at, float[] src, int len) {
             System.arraycopy(src, 0, a, at, len);
+        }
+
+        @Override
+        public void copyTo(int at, float[] dst, int len) {
+            System.arraycopy(a, at, dst, 0, len);
         }
     }
 

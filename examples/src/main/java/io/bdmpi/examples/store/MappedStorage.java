@@ -5,10 +5,15 @@ import io.bdmpi.ooc.DoubleArray;
 import io.bdmpi.ooc.FloatArray;
 import io.bdmpi.ooc.IntArray;
 import io.bdmpi.ooc.LongArray;
+import io.bdmpi.ooc.MappedArray;
 import io.bdmpi.ooc.Residency;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -86,6 +91,19 @@ public final class MappedStorage implements Storage {
         }
     }
 
+    /** Unmaps and deletes the array now (read-only arrays need nothing: their clean pages are dropped without a write). */
+    @Override
+    public void discard(Array array) {
+        if (array instanceof Mapped m) {
+            try {
+                store.delete(m.a().name());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            names.remove(m.a().name());
+        }
+    }
+
     /** Unmaps and deletes every array made here. */
     @Override
     public void close() throws IOException {
@@ -95,51 +113,138 @@ public final class MappedStorage implements Storage {
         names.clear();
     }
 
-    private record MappedInts(IntArray a, int length) implements Ints {
+    /** An array of this storage: a view of one array of the store. */
+    private interface Mapped {
+        MappedArray a();
+    }
+
+    /**
+     * Index of the chunk view holding element {@code i} is {@code i >>> shift}, its place in it
+     * {@code i & mask}: every view but the last is full (a power of two of elements), so a
+     * single-view array needs no split at all.
+     */
+    private static int viewShift(MappedArray a, int elementBytes) {
+        return a.chunkCount() <= 1 ? 31 : Integer.numberOfTrailingZeros(a.chunkView(0).capacity() / elementBytes);
+    }
+
+    private static IntBuffer[] intViews(IntArray a) {
+        IntBuffer[] v = new IntBuffer[a.chunkCount()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = a.chunkView(i).asIntBuffer();
+        }
+        return v;
+    }
+
+    private static LongBuffer[] longViews(LongArray a) {
+        LongBuffer[] v = new LongBuffer[a.chunkCount()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = a.chunkView(i).asLongBuffer();
+        }
+        return v;
+    }
+
+    private static FloatBuffer[] floatViews(FloatArray a) {
+        FloatBuffer[] v = new FloatBuffer[a.chunkCount()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = a.chunkView(i).asFloatBuffer();
+        }
+        return v;
+    }
+
+    private static DoubleBuffer[] doubleViews(DoubleArray a) {
+        DoubleBuffer[] v = new DoubleBuffer[a.chunkCount()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = a.chunkView(i).asDoubleBuffer();
+        }
+        return v;
+    }
+
+    /** Elements are read and written through typed views of the chunks: no chunk lookup per element. */
+    private record MappedInts(IntArray a, int length, IntBuffer[] views, int shift) implements Ints, Mapped {
+        MappedInts(IntArray a, int length) {
+            this(a, length, intViews(a), viewShift(a, Integer.BYTES));
+        }
+
         @Override
         public int get(int i) {
-            return a.get(i);
+            return views[i >>> shift].get(i & ((1 << shift) - 1));
         }
 
         @Override
         public void set(int i, int value) {
-            a.set(i, value);
+            views[i >>> shift].put(i & ((1 << shift) - 1), value);
+        }
+
+        @Override
+        public void copyTo(int at, int[] dst, int len) {
+            for (int done = 0; done < len; ) {
+                int i = at + done;
+                IntBuffer v = views[i >>> shift];
+                int from = i & ((1 << shift) - 1);
+                int n = Math.min(len - done, v.capacity() - from);
+                v.get(from, dst, done, n);
+                done += n;
+            }
         }
     }
 
-    private record MappedLongs(LongArray a, int length) implements Longs {
+    private record MappedLongs(LongArray a, int length, LongBuffer[] views, int shift) implements Longs, Mapped {
+        MappedLongs(LongArray a, int length) {
+            this(a, length, longViews(a), viewShift(a, Long.BYTES));
+        }
+
         @Override
         public long get(int i) {
-            return a.get(i);
+            return views[i >>> shift].get(i & ((1 << shift) - 1));
         }
 
         @Override
         public void set(int i, long value) {
-            a.set(i, value);
+            views[i >>> shift].put(i & ((1 << shift) - 1), value);
         }
     }
 
-    private record MappedFloats(FloatArray a, int length) implements Floats {
+    private record MappedFloats(FloatArray a, int length, FloatBuffer[] views, int shift) implements Floats, Mapped {
+        MappedFloats(FloatArray a, int length) {
+            this(a, length, floatViews(a), viewShift(a, Float.BYTES));
+        }
+
         @Override
         public float get(int i) {
-            return a.get(i);
+            return views[i >>> shift].get(i & ((1 << shift) - 1));
         }
 
         @Override
         public void set(int i, float value) {
-            a.set(i, value);
+            views[i >>> shift].put(i & ((1 << shift) - 1), value);
+        }
+
+        @Override
+        public void copyTo(int at, float[] dst, int len) {
+            for (int done = 0; done < len; ) {
+                int i = at + done;
+                FloatBuffer v = views[i >>> shift];
+                int from = i & ((1 << shift) - 1);
+                int n = Math.min(len - done, v.capacity() - from);
+                v.get(from, dst, done, n);
+                done += n;
+            }
         }
     }
 
-    private record MappedDoubles(DoubleArray a, int length) implements Doubles {
+    private record MappedDoubles(DoubleArray a, int length, DoubleBuffer[] views, int shift) implements Doubles, Mapped {
+        MappedDoubles(DoubleArray a, int length) {
+            this(a, length, doubleViews(a), viewShift(a, Double.BYTES));
+        }
+
         @Override
         public double get(int i) {
-            return a.get(i);
+            return views[i >>> shift].get(i & ((1 << shift) - 1));
         }
 
         @Override
         public void set(int i, double value) {
-            a.set(i, value);
+            views[i >>> shift].put(i & ((1 << shift) - 1), value);
         }
     }
 }

@@ -12,7 +12,9 @@ import java.util.List;
  * with {@link ArrayStore#save} and dropped just before each blocking MPI call, and read back just
  * after it. A parked rank then holds none of its data on the heap (with
  * {@code --shrink-heap-on-park} the freed heap also goes back to the OS), and each array moves as
- * one large sequential write and read, with no per-element cost while the rank runs.
+ * one large sequential write and read, with no per-element cost while the rank runs. An array the
+ * program declared {@link #readOnly} is written once and then only read back, like the input file
+ * a serial out-of-core program reads again each pass.
  */
 public final class SavedStorage implements Storage {
 
@@ -78,9 +80,35 @@ public final class SavedStorage implements Storage {
         }
     }
 
-    /** Drops the arrays (nothing is on disk outside a blocking call). */
     @Override
-    public void close() {
+    public void readOnly(Array array) {
+        for (Saved a : arrays) {
+            if (a == array) {
+                a.copy().readOnly = true;
+            }
+        }
+    }
+
+    @Override
+    public void discard(Array array) {
+        try {
+            for (Saved a : arrays) {
+                if (a == array) {
+                    a.copy().delete();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        arrays.removeIf(a -> a == array);
+    }
+
+    /** Drops the arrays and the saved copies of the read-only ones (the others are on disk only inside a blocking call). */
+    @Override
+    public void close() throws IOException {
+        for (Saved a : arrays) {
+            a.copy().delete();
+        }
         arrays.clear();
     }
 
@@ -89,85 +117,157 @@ public final class SavedStorage implements Storage {
         void save() throws IOException;
 
         void load() throws IOException;
+
+        DiskCopy copy();
+    }
+
+    /** An array's copy on disk, and whether a save must write it. */
+    private final class DiskCopy {
+        final String name;
+        boolean readOnly;
+        /** A copy that is still the array's content is on disk. */
+        boolean current;
+
+        DiskCopy(String name) {
+            this.name = name;
+        }
+
+        /** Whether the next save has to write: always, unless the array is read-only and already written. */
+        boolean mustWrite() {
+            return !(readOnly && current);
+        }
+
+        /** After a save (written or not): the copy on disk is the array's content. */
+        void saved() {
+            current = true;
+        }
+
+        /** After a load: a read-only array's copy stays (and stays current), another's is gone. */
+        void loaded() {
+            current = readOnly;
+        }
+
+        void delete() throws IOException {
+            if (current) {
+                store.deleteSaved(name);
+                current = false;
+            }
+        }
     }
 
     private final class SavedInts extends HeapStorage.HeapInts implements Saved {
-        private final String name;
+        private final DiskCopy copy;
 
         SavedInts(String name, int[] a) {
             super(a);
-            this.name = name;
+            this.copy = new DiskCopy(name);
         }
 
         @Override
         public void save() throws IOException {
-            store.save(name, a);
+            if (copy.mustWrite()) {
+                store.save(copy.name, a);
+            }
+            copy.saved();
             a = null;
         }
 
         @Override
         public void load() throws IOException {
-            a = store.loadInts(name);
+            a = store.loadInts(copy.name, copy.readOnly);
+            copy.loaded();
+        }
+
+        @Override
+        public DiskCopy copy() {
+            return copy;
         }
     }
 
     private final class SavedLongs extends HeapStorage.HeapLongs implements Saved {
-        private final String name;
+        private final DiskCopy copy;
 
         SavedLongs(String name, long[] a) {
             super(a);
-            this.name = name;
+            this.copy = new DiskCopy(name);
         }
 
         @Override
         public void save() throws IOException {
-            store.save(name, a);
+            if (copy.mustWrite()) {
+                store.save(copy.name, a);
+            }
+            copy.saved();
             a = null;
         }
 
         @Override
         public void load() throws IOException {
-            a = store.loadLongs(name);
+            a = store.loadLongs(copy.name, copy.readOnly);
+            copy.loaded();
+        }
+
+        @Override
+        public DiskCopy copy() {
+            return copy;
         }
     }
 
     private final class SavedFloats extends HeapStorage.HeapFloats implements Saved {
-        private final String name;
+        private final DiskCopy copy;
 
         SavedFloats(String name, float[] a) {
             super(a);
-            this.name = name;
+            this.copy = new DiskCopy(name);
         }
 
         @Override
         public void save() throws IOException {
-            store.save(name, a);
+            if (copy.mustWrite()) {
+                store.save(copy.name, a);
+            }
+            copy.saved();
             a = null;
         }
 
         @Override
         public void load() throws IOException {
-            a = store.loadFloats(name);
+            a = store.loadFloats(copy.name, copy.readOnly);
+            copy.loaded();
+        }
+
+        @Override
+        public DiskCopy copy() {
+            return copy;
         }
     }
 
     private final class SavedDoubles extends HeapStorage.HeapDoubles implements Saved {
-        private final String name;
+        private final DiskCopy copy;
 
         SavedDoubles(String name, double[] a) {
             super(a);
-            this.name = name;
+            this.copy = new DiskCopy(name);
         }
 
         @Override
         public void save() throws IOException {
-            store.save(name, a);
+            if (copy.mustWrite()) {
+                store.save(copy.name, a);
+            }
+            copy.saved();
             a = null;
         }
 
         @Override
         public void load() throws IOException {
-            a = store.loadDoubles(name);
+            a = store.loadDoubles(copy.name, copy.readOnly);
+            copy.loaded();
+        }
+
+        @Override
+        public DiskCopy copy() {
+            return copy;
         }
     }
 }

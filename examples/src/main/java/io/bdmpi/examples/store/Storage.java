@@ -29,6 +29,23 @@ public interface Storage extends AutoCloseable {
     /** A new array of {@code length} doubles, all 0. */
     Doubles doubles(String name, int length);
 
+    /**
+     * The program will not modify {@code array} any more (input data, index maps built at set-up):
+     * a style that writes its arrays out around blocking calls may keep the copy it has already
+     * written instead of writing it again. Writing to it afterwards is a programming error whose
+     * effect depends on the style.
+     */
+    default void readOnly(Array array) {
+    }
+
+    /**
+     * The program no longer needs {@code array} (e.g. input columns once an index map replaced
+     * them): a style that stores it may free its memory or file now. The array must not be used
+     * afterwards.
+     */
+    default void discard(Array array) {
+    }
+
     /** The program is about to block in MPI: its arrays may leave memory until {@link #afterBlocking()}. */
     default void beforeBlocking() {
     }
@@ -58,16 +75,19 @@ public interface Storage extends AutoCloseable {
         void run() throws MPIException;
     }
 
+    /** What every array of a storage has in common. */
+    interface Array {
+        /** Number of elements. */
+        int length();
+    }
+
     /** Fixed-length int array. */
-    interface Ints {
+    interface Ints extends Array {
         /** Element {@code i}. */
         int get(int i);
 
         /** Sets element {@code i}. */
         void set(int i, int value);
-
-        /** Number of elements. */
-        int length();
 
         /** Sets elements {@code at .. at+len-1} to {@code src[0..len)}. */
         default void copyFrom(int at, int[] src, int len) {
@@ -75,30 +95,31 @@ public interface Storage extends AutoCloseable {
                 set(at + i, src[i]);
             }
         }
+
+        /** Copies elements {@code at .. at+len-1} into {@code dst[0..len)}: one bulk read for a hot loop. */
+        default void copyTo(int at, int[] dst, int len) {
+            for (int i = 0; i < len; i++) {
+                dst[i] = get(at + i);
+            }
+        }
     }
 
     /** Fixed-length long array. */
-    interface Longs {
+    interface Longs extends Array {
         /** Element {@code i}. */
         long get(int i);
 
         /** Sets element {@code i}. */
         void set(int i, long value);
-
-        /** Number of elements. */
-        int length();
     }
 
     /** Fixed-length float array. */
-    interface Floats {
+    interface Floats extends Array {
         /** Element {@code i}. */
         float get(int i);
 
         /** Sets element {@code i}. */
         void set(int i, float value);
-
-        /** Number of elements. */
-        int length();
 
         /** Sets elements {@code at .. at+len-1} to {@code src[0..len)}. */
         default void copyFrom(int at, float[] src, int len) {
@@ -106,17 +127,21 @@ public interface Storage extends AutoCloseable {
                 set(at + i, src[i]);
             }
         }
+
+        /** Copies elements {@code at .. at+len-1} into {@code dst[0..len)}: one bulk read for a hot loop. */
+        default void copyTo(int at, float[] dst, int len) {
+            for (int i = 0; i < len; i++) {
+                dst[i] = get(at + i);
+            }
+        }
     }
 
     /** Fixed-length double array. */
-    interface Doubles {
+    interface Doubles extends Array {
         /** Element {@code i}. */
         double get(int i);
 
         /** Sets element {@code i}. */
         void set(int i, double value);
-
-        /** Number of elements. */
-        int length();
     }
 }

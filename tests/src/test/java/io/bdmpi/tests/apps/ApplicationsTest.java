@@ -72,7 +72,7 @@ class ApplicationsTest {
                 .args("--graph", graph, "--out", parallel, "--iterations", 12, "--tolerance", 0, "--style", style).run();
         Expect.successfulRun(r, ranks, running);
         r.assertStdoutHasLine(summary);
-        Expect.that(r, r.stdoutMatching("PageRank timing: 12 iterations, [0-9.]+ s per iteration, [0-9.]+ s set-up").size() == 1,
+        Expect.that(r, r.stdoutMatching("PageRank timing: 12 iterations, [0-9.]+ s per iteration, [0-9.]+ s set-up, peak RSS [0-9.]+ MiB").size() == 1,
                 "rank 0 prints one timing line");
         Expect.that(r, Arrays.equals(Files.readAllBytes(serial), Files.readAllBytes(parallel)),
                 "the rank vectors of the job and of the serial baseline differ");

@@ -1,0 +1,84 @@
+package io.bdmpi.examples.store;
+
+import io.bdmpi.ooc.ArrayStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The read-only and discard hints and the bulk reads of the file-backed styles, on a real ArrayStore. */
+class StorageHintsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void savedStorageWritesAReadOnlyArrayOnceAndKeepsTheOthersExact() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir); SavedStorage st = new SavedStorage(store)) {
+            Storage.Ints input = st.ints("input", 5);
+            Storage.Doubles state = st.doubles("state", 3);
+            Storage.Floats scratch = st.floats("scratch", 4);
+            for (int i = 0; i < 5; i++) {
+                input.set(i, 10 * i);
+            }
+            st.readOnly(input);
+            st.discard(scratch);
+            assertTrue(savedFiles().isEmpty(), "nothing is on disk outside a blocking call");
+
+            st.beforeBlocking();
+            assertEquals(2, savedFiles().size(), "the discarded array is not saved");
+            Path inputFile = savedFiles().stream().filter(p -> p.toString().contains("input")).findFirst().orElseThrow();
+            Object written = Files.getAttribute(inputFile, "unix:ino"); // a save writes a new file and renames it over
+            st.afterBlocking();
+            assertEquals(1, savedFiles().size(), "the read-only array's copy stays, the other's is deleted at load");
+            state.set(2, 2.5);
+
+            st.beforeBlocking();
+            st.afterBlocking();
+            assertEquals(written, Files.getAttribute(inputFile, "unix:ino"), "the read-only copy was not written again");
+            int[] back = new int[5];
+            input.copyTo(0, back, 5);
+            assertArrayEquals(new int[] {0, 10, 20, 30, 40}, back);
+            assertEquals(2.5, state.get(2));
+        }
+        assertTrue(savedFiles().isEmpty(), "close deletes the read-only copies");
+    }
+
+    @Test
+    void mappedStorageReadsInBulkAndDeletesADiscardedArray() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir); MappedStorage st = new MappedStorage(store)) {
+            Storage.Floats values = st.floats("values", 1000);
+            Storage.Ints cols = st.ints("cols", 1000);
+            for (int i = 0; i < 1000; i++) {
+                values.set(i, i / 4f);
+                cols.set(i, 3 * i);
+            }
+            float[] v = new float[10];
+            int[] c = new int[10];
+            values.copyTo(990, v, 10);
+            cols.copyTo(500, c, 10);
+            assertEquals(990 / 4f, v[0]);
+            assertEquals(999 / 4f, v[9]);
+            assertEquals(1500, c[0]);
+            assertEquals(1527, c[9]);
+            int before = store.arrays().size();
+            st.discard(cols);
+            assertEquals(before - 1, store.arrays().size());
+            assertFalse(store.arrays().stream().anyMatch(a -> a.name().contains("cols")));
+        }
+    }
+
+    private java.util.List<Path> savedFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).toList();
+        }
+    }
+}
