@@ -78,8 +78,8 @@ final class SlaveIo implements AutoCloseable {
                         accept();
                     } else {
                         SlaveConnection c = (SlaveConnection) key.attachment();
-                        if (key.isWritable() && c.writeUnsent()) {
-                            key.interestOps(SelectionKey.OP_READ);
+                        if (key.isWritable() && !finishWrite(key, c)) {
+                            continue;
                         }
                         if (key.isReadable()) {
                             read(key, c);
@@ -109,6 +109,23 @@ final class SlaveIo implements AutoCloseable {
         if (ch != null) {
             ch.configureBlocking(false);
             ch.register(selector, SelectionKey.OP_READ, new SlaveConnection(ch, this));
+        }
+    }
+
+    /**
+     * Writes what a reply left unsent; false if the slave's end is gone (EPIPE: it died, perhaps
+     * killed by the OOM killer). That loses one connection, like a failed read; the slave's exit
+     * is what the job reports, not the master's I/O.
+     */
+    private boolean finishWrite(SelectionKey key, SlaveConnection c) {
+        try {
+            if (c.writeUnsent()) {
+                key.interestOps(SelectionKey.OP_READ);
+            }
+            return true;
+        } catch (IOException e) {
+            lose(key, c, e.toString());
+            return false;
         }
     }
 
