@@ -1,5 +1,6 @@
 package io.bdmpi.launcher;
 
+import io.bdmpi.master.DetachedShell;
 import io.bdmpi.master.JobStats;
 import io.bdmpi.master.internode.MpiLauncher;
 
@@ -104,12 +105,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      */
     private static Process startWatchdog(Process mpi) {
         try {
-            return new ProcessBuilder("setsid", "/bin/sh", "-c", WATCHDOG, Long.toString(ProcessHandle.current().pid()),
-                    Long.toString(mpi.pid()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
+            return DetachedShell.start(WATCHDOG, Long.toString(ProcessHandle.current().pid()), Long.toString(mpi.pid()));
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: warning: cannot start the watchdog that stops the masters should bdmpiexec be killed: "
                     + e.getMessage());

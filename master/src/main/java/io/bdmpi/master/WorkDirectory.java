@@ -68,12 +68,8 @@ final class WorkDirectory implements AutoCloseable {
     WorkDirectory guardAgainstMasterDeath(String alsoRemove) throws IOException {
         String script = "while kill -0 \"$0\" 2>/dev/null && [ -d \"$1\" ]; do sleep " + JANITOR_PERIOD_S + "; done; "
                 + "sleep " + JANITOR_GRACE_S + "; rm -rf -- \"$1\" \"$2\"; " + alsoRemove;
-        janitor = new ProcessBuilder("setsid", "/bin/sh", "-c", script, Long.toString(ProcessHandle.current().pid()),
-                root.toString(), socketDir.toString())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        janitor = DetachedShell.start(script, Long.toString(ProcessHandle.current().pid()), root.toString(),
+                socketDir.toString());
         return this;
     }
 

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.stream.Stream;
 
 import static io.bdmpi.bench.Report.column;
 
@@ -45,10 +44,10 @@ class CheckpointBenchmarkTest {
         Object[] checkpointed = {ITERATIONS, EVERY, 1 << 20, stateBytes};
         Object[] killed = {ITERATIONS, EVERY, 1 << 20, stateBytes, 1, 2 * EVERY + 2, "once"};
 
-        double without = wall(run(plain));
+        double without = run(plain).elapsedSeconds();
         Path dir = Files.createDirectory(temp.resolve("checkpoints"));
-        double with = wall(run(checkpointed, "--checkpoint-dir", dir.toString()));
-        long size = size(dir);
+        double with = run(checkpointed, "--checkpoint-dir", dir.toString()).elapsedSeconds();
+        long size = TempDirectory.bytesUnder(dir);
         JobResult recovered = run(killed, "--recover", "1");
         Stats.Recovery recovery = recovered.requireStats().recoveries().get(0);
 
@@ -62,7 +61,7 @@ class CheckpointBenchmarkTest {
                 .row("checkpoint size (MiB)", size / (double) (1 << 20))
                 .row("checkpoint write rate (MB/s)", size / 1e6 / perCheckpoint)
                 .row("overhead at one checkpoint per minute (%)", 100 * perCheckpoint / 60)
-                .row("job wall time with a kill and --recover 1 (s)", wall(recovered))
+                .row("job wall time with a kill and --recover 1 (s)", recovered.elapsedSeconds())
                 .row("recovery: death to every rank restored (s)", recovery.restartSeconds())
                 .row("recovery: work lost since the checkpoint (s)", recovery.lostSeconds())
                 .note("Each rank saves its state through a DataOutputStream; the master moves the spilled states into the"
@@ -73,15 +72,5 @@ class CheckpointBenchmarkTest {
     private JobResult run(Object[] args, String... options) {
         return JobRunner.job(Checkpointed.class).ranks(ranks).running(2).timeout(TIMEOUT).args(args).options(options)
                 .run().assertSucceeded();
-    }
-
-    private static double wall(JobResult r) {
-        return r.elapsed().toNanos() / 1e9;
-    }
-
-    private static long size(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        }
     }
 }

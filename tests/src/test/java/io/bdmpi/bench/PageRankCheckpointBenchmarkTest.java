@@ -51,10 +51,10 @@ class PageRankCheckpointBenchmarkTest {
         Path checkpointedOut = temp.resolve("checkpointed.pr");
         Path recoveredOut = temp.resolve("recovered.pr");
 
-        double without = wall(run(plainOut));
+        double without = run(plainOut).elapsedSeconds();
         Path dir = Files.createDirectory(temp.resolve("checkpoints"));
-        double with = wall(run(checkpointedOut, "--checkpoint-dir", dir.toString()));
-        long size = size(dir);
+        double with = run(checkpointedOut, "--checkpoint-dir", dir.toString()).elapsedSeconds();
+        long size = TempDirectory.bytesUnder(dir);
         JobResult recovered = run(recoveredOut, "--recover", "1");
         Stats.Recovery recovery = recovered.requireStats().recoveries().get(0);
         Expect.that(recovered, Arrays.equals(Files.readAllBytes(plainOut), Files.readAllBytes(recoveredOut))
@@ -71,7 +71,7 @@ class PageRankCheckpointBenchmarkTest {
                 .row("cost of one checkpoint (s)", perCheckpoint)
                 .row("checkpoint size (MiB)", size / (double) (1 << 20))
                 .row("overhead at one checkpoint per minute (%)", 100 * perCheckpoint / 60)
-                .row("job wall time with a kill and --recover 1 (s)", wall(recovered))
+                .row("job wall time with a kill and --recover 1 (s)", recovered.elapsedSeconds())
                 .row("recovery: death to every rank restored (s)", recovery.restartSeconds())
                 .row("recovery: work lost since the checkpoint (s)", recovery.lostSeconds())
                 .note("A checkpoint holds each rank's rank vector (8 bytes a vertex), its iteration and last sums;"
@@ -90,15 +90,5 @@ class PageRankCheckpointBenchmarkTest {
         }
         return JobRunner.job(PageRank.class).ranks(RANKS).running(2).timeout(TIMEOUT).args(args).options(options)
                 .run().assertSucceeded();
-    }
-
-    private static double wall(JobResult r) {
-        return r.elapsed().toNanos() / 1e9;
-    }
-
-    private static long size(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        }
     }
 }

@@ -39,6 +39,13 @@ final class TempDirectory implements AutoCloseable {
         return path;
     }
 
+    /** The bytes of every regular file below {@code dir} (e.g. what a job left in a directory it was given). */
+    static long bytesUnder(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
     @Override
     public void close() {
         try (Stream<Path> s = Files.walk(path)) {

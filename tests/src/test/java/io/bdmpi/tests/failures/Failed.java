@@ -2,6 +2,7 @@ package io.bdmpi.tests.failures;
 
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,9 +23,9 @@ import java.util.regex.Pattern;
 final class Failed {
 
     /** Target from the issue: the job ends within 2 s of the event (on one node). */
-    static final long MAX_MILLIS_AFTER_EVENT = scaled(2_000);
+    static final long MAX_MILLIS_AFTER_EVENT = JobRunner.scaled(Duration.ofSeconds(2)).toMillis();
     /** On several nodes the news crosses MPI and mpiexec must see every master out. */
-    static final long MAX_MILLIS_AFTER_EVENT_ON_SEVERAL_NODES = scaled(5_000);
+    static final long MAX_MILLIS_AFTER_EVENT_ON_SEVERAL_NODES = JobRunner.scaled(Duration.ofSeconds(5)).toMillis();
 
     private static final Pattern MARKER = Pattern.compile("INJECT rank (\\d+) pid (\\d+) .* at=(\\d+)");
 
@@ -67,9 +69,6 @@ final class Failed {
         return report;
     }
 
-    private static long scaled(long millis) {
-        return (long) (millis * Double.parseDouble(System.getProperty("bdmpi.tests.timeoutScale", "1")));
-    }
 
     /** The one line bdmpiexec itself printed on stderr (starting "bdmpiexec: "), warnings aside. */
     static String report(JobResult r) {

@@ -25,6 +25,11 @@ public record JobResult(List<String> command, int exitCode, List<String> stdout,
     /** Lines shown of each stream in a failure message. */
     private static final int SHOWN_LINES = 150;
 
+    /** {@link #elapsed()} in seconds, as the benchmarks report it. */
+    public double elapsedSeconds() {
+        return elapsed.toNanos() / 1e9;
+    }
+
     /** Fails, showing the whole job, unless bdmpiexec exited 0. Returns this for chaining. */
     public JobResult assertSucceeded() {
         if (exitCode != 0) {

@@ -591,7 +591,7 @@ public final class JobRunner {
         }
     }
 
-    static Duration scaled(Duration d) {
+    public static Duration scaled(Duration d) {
         double scale = Double.parseDouble(System.getProperty("bdmpi.tests.timeoutScale", "1"));
         return Duration.ofMillis((long) (d.toMillis() * scale));
     }
