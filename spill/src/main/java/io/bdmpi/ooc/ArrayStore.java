@@ -43,6 +43,10 @@ public final class ArrayStore implements AutoCloseable {
     private ByteBuffer staging;
     private long tempSequence;
     private boolean closed;
+    /** prefetch() does nothing: the rank is inside a stretch of blocking calls (see deferPrefetch). */
+    private volatile boolean prefetchDeferred;
+    /** The arrays were released and have not been brought back since. */
+    private volatile boolean released;
 
     private ArrayStore(Path dir) {
         this.dir = dir;
@@ -123,17 +127,43 @@ public final class ArrayStore implements AutoCloseable {
         return List.copyOf(arrays.values());
     }
 
-    /** Brings every open array into memory as its {@link Residency} says (called when the rank resumes). */
+    /**
+     * Brings every open array into memory as its {@link Residency} says (called when the rank
+     * resumes); does nothing while prefetching is deferred.
+     */
     public void prefetch() throws IOException {
+        if (prefetchDeferred) {
+            return;
+        }
         for (MappedArray a : arrays()) {
             a.prefetch();
         }
+        released = false;
     }
 
     /** Lets every open array leave memory, losing nothing (called when the rank parks). */
     public void release() throws IOException {
+        released = true;
         for (MappedArray a : arrays()) {
             a.release();
+        }
+    }
+
+    /**
+     * Until {@link #endPrefetchDeferral()}, resuming brings nothing back: the program is about to
+     * make several blocking calls in a row without touching its arrays in between, and bringing
+     * them back at every resume would read them once per call instead of once. Releasing at every
+     * park goes on.
+     */
+    public void deferPrefetch() {
+        prefetchDeferred = true;
+    }
+
+    /** Ends {@link #deferPrefetch()}: brings the arrays back now if they were released meanwhile. */
+    public void endPrefetchDeferral() throws IOException {
+        prefetchDeferred = false;
+        if (released) {
+            prefetch();
         }
     }
 

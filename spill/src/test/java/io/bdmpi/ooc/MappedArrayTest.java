@@ -165,6 +165,28 @@ class MappedArrayTest {
     }
 
     @Test
+    void aDeferredPrefetchBringsTheArraysBackOnceAtTheEndOfTheStretch() throws Exception {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            IntArray a = store.ints("stretch", 4L << 20, Residency.SEQUENTIAL);
+            for (long i = 0; i < a.length(); i += 1024) {
+                a.set(i, 7);
+            }
+            store.deferPrefetch();
+            store.release(); // parked in the first call of the stretch
+            store.prefetch(); // resumed between two calls: nothing comes back
+            assertTrue(fraction(a) < 0.1, "deferred, yet " + fraction(a) + " resident");
+            store.release();
+            store.endPrefetchDeferral();
+            awaitResident(a, Residency.SEQUENTIAL);
+            assertEquals(7, a.get(a.length() - 1024));
+
+            store.deferPrefetch(); // a stretch in which the rank never parked
+            store.endPrefetchDeferral();
+            assertTrue(fraction(a) >= 0.9);
+        }
+    }
+
+    @Test
     void releaseAlsoDropsPagesReadAheadButNeverTouched() throws Exception {
         try (ArrayStore store = ArrayStore.open(dir)) {
             IntArray a = store.ints("w", 16L << 20, Residency.WILLNEED);
