@@ -50,7 +50,7 @@ public final class CollectiveResult implements Completed {
     /**
      * The bytes of piece {@code i}, position 0 to limit = length, native byte order. A piece read
      * from disk lands in the runtime's staging area: valid only until the next read of any piece or
-     * message of this slave.
+     * message of this slave, or its next request to the master.
      */
     public ByteBuffer piece(int i) throws SpillException {
         Payload p = pieces.get(i);

@@ -50,7 +50,7 @@ public final class Received implements Completed {
     /**
      * The message's bytes, position 0 to limit = length, in native byte order. For a spilled
      * message the buffer is the runtime's staging area: valid only until the next {@code data()}
-     * call of any message of this slave. May be called once.
+     * call of any message of this slave, or its next request to the master. May be called once.
      */
     public ByteBuffer data() throws SpillException {
         if (consumed) {

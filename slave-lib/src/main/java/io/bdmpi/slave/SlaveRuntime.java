@@ -1,6 +1,7 @@
 package io.bdmpi.slave;
 
 import io.bdmpi.ooc.ArrayStore;
+import io.bdmpi.ooc.Unmapper;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
@@ -104,7 +105,8 @@ public final class SlaveRuntime implements AutoCloseable {
 
     /**
      * A reusable native-order direct buffer of at least {@code bytes} capacity, cleared, for packing
-     * an outgoing message. Valid until the next call of this method.
+     * an outgoing message. Valid until the next call of this method or the next request to the
+     * master (see {@link #flushOut}).
      */
     public synchronized ByteBuffer packingBuffer(int bytes) {
         if (packing.capacity() < bytes) {
@@ -348,8 +350,30 @@ public final class SlaveRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes the requests encoded in {@code out}, then frees the message buffers that a message
+     * larger than the inline limit made grow. They are needed only by the call that packed or
+     * read that message, which is over once the next request goes out: kept, they would hold the
+     * largest message the rank ever sent or received in native memory, which a parked rank cannot
+     * give back (no swap) and the master cannot spill. So a buffer a caller got from
+     * {@link #packingBuffer}, {@link Received#data} or {@link CollectiveResult#piece} is valid only
+     * until the next request.
+     */
     private void flushOut() throws IOException {
         writeFully(out.flip());
+        out = trimmed(out, INITIAL_BUFFER, ProtocolCodec.ORDER);
+        packing = trimmed(packing, 0, ByteOrder.nativeOrder());
+        staging = trimmed(staging, 0, ByteOrder.nativeOrder());
+    }
+
+    /** {@code buffer}, or a new one of {@code initial} bytes after freeing it when it outgrew twice the inline limit. */
+    private ByteBuffer trimmed(ByteBuffer buffer, int initial, ByteOrder order) {
+        // Buffers grow by doubling: up to twice the inline limit is what small messages need.
+        if (buffer.capacity() <= Math.max(initial, 2L * env.inlineMaxBytes())) {
+            return buffer;
+        }
+        Unmapper.unmap(buffer);
+        return ByteBuffer.allocateDirect(initial).order(order);
     }
 
     /** Writes whole frames under their own lock, so an abort never lands inside another frame. */

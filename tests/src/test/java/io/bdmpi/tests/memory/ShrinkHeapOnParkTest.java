@@ -1,5 +1,6 @@
 package io.bdmpi.tests.memory;
 
+import io.bdmpi.tests.programs.memory.ParkedAfterMessages;
 import io.bdmpi.tests.programs.memory.ParkedHeap;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
@@ -9,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code --shrink-heap-on-park}: a parked rank that dropped 192 MiB of heap gives it back to the
  * OS; without the option its RSS keeps it (measured in the same test, by a rank that runs while
- * the other is parked).
+ * the other is parked). Nor does a parked rank keep the native buffers that a large message it
+ * sent or received went through.
  */
 class ShrinkHeapOnParkTest {
 
@@ -26,6 +28,17 @@ class ShrinkHeapOnParkTest {
         }
     }
 
+    @Test
+    void parkedRankKeepsNoBufferOfTheLargeMessagesItSentAndReceived() {
+        JobResult r = JobRunner.job(ParkedAfterMessages.class).ranks(2).running(1).args(MIB)
+                .options("--shrink-heap-on-park", "--slave-jvm-opts", "-Xmx512m").run();
+        Expect.successfulRun(r, 2, 1);
+        long parked = rssKiB(r);
+        System.out.println("ShrinkHeapOnParkTest: parked RSS after sending and receiving " + MIB + " MiB: " + parked / 1024 + " MiB");
+        Expect.that(r, parked < MIB * 1024L / 2, "the parked rank still holds " + parked + " KiB: the buffers of its "
+                + MIB + " MiB messages were kept");
+    }
+
     private static long parkedRssKiB(boolean shrink) {
         JobRunner job = JobRunner.job(ParkedHeap.class).ranks(2).running(1).args(MIB)
                 .options("--slave-jvm-opts", "-Xmx512m");
@@ -34,6 +47,10 @@ class ShrinkHeapOnParkTest {
         }
         JobResult r = job.run();
         Expect.successfulRun(r, 2, 1);
+        return rssKiB(r);
+    }
+
+    private static long rssKiB(JobResult r) {
         String line = r.stdoutMatching("parked rank 0 rssKiB=\\d+").get(0);
         return Long.parseLong(line.substring(line.indexOf('=') + 1));
     }

@@ -34,13 +34,19 @@ public final class ParkedHeap {
         } else if (rank == 1) {
             MPI.COMM_WORLD.recv(pid, 1, MPI.LONG, 0, 0);
             Thread.sleep(1000);
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid[0]), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    System.out.println("parked rank 0 rssKiB=" + line.replaceAll("[^0-9]", ""));
-                }
-            }
+            System.out.println("parked rank 0 rssKiB=" + rssKiB(pid[0]));
             MPI.COMM_WORLD.send(pid, 1, MPI.LONG, 0, 1);
         }
         MPI.Finalize();
+    }
+
+    /** VmRSS of process {@code pid}, in KiB. */
+    static long rssKiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IOException("no VmRSS in /proc/" + pid + "/status");
     }
 }
