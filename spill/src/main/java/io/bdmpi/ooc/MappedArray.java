@@ -22,9 +22,9 @@ import java.nio.file.StandardOpenOption;
 public abstract sealed class MappedArray implements AutoCloseable
         permits ByteArray, IntArray, LongArray, FloatArray, DoubleArray {
 
-    /** Bytes per mapping. A power of two, and a multiple of every element size. */
     static final int CHUNK_SHIFT = 30;
-    static final long CHUNK_BYTES = 1L << CHUNK_SHIFT;
+    /** Bytes per mapping. A power of two, and a multiple of every element size. */
+    public static final long CHUNK_BYTES = 1L << CHUNK_SHIFT;
     static final int CHUNK_MASK = (int) (CHUNK_BYTES - 1);
 
     /** Bytes per madvise(WILLNEED) call: the kernel's default read-ahead window. */

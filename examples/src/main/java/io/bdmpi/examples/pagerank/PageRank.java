@@ -109,38 +109,19 @@ public final class PageRank {
             long[] totals = state.totals;
             boolean restored = checkpoints.restore(st, state);
 
-            // set-up: distinct destinations grouped by owner, and who sends what to whom
-            int[] dst = distinctColumns(block);
-            Storage.Ints targets = st.ints("targets", block.nnz());
-            for (int k = 0; k < block.nnz(); k++) {
-                targets.set(k, Arrays.binarySearch(dst, block.cols().get(k)));
-            }
-            int[] sendCounts = new int[p];
-            for (int owner = 0; owner < p; owner++) {
-                sendCounts[owner] = lowerBound(dst, bounds[owner + 1]) - lowerBound(dst, bounds[owner]);
-            }
-            int[] recvCounts = new int[p];
-            st.blocking(() -> comm.allToAll(sendCounts, 1, MPI.INT, recvCounts, 1, MPI.INT));
-            int[] sendDispls = prefixSums(sendCounts);
-            int[] recvDispls = prefixSums(recvCounts);
-            int incoming = recvDispls[p - 1] + recvCounts[p - 1];
-            int[] recvVertex = new int[incoming];
-            st.blocking(() -> comm.allToAllv(dst, sendCounts, sendDispls, MPI.INT, recvVertex, recvCounts, recvDispls, MPI.INT));
-            Storage.Ints into = st.ints("into", incoming);
-            for (int k = 0; k < incoming; k++) {
-                into.set(k, (int) (recvVertex[k] - lo));
-            }
+            Exchange ex = Exchange.plan(comm, st, block, bounds);
             // After set-up only the row offsets, the index maps and the ranks are used, and only
             // the ranks change; the columns were replaced by the targets.
             st.discard(block.cols());
             st.readOnly(block.rowPtr());
-            st.readOnly(targets);
-            st.readOnly(into);
+            st.readOnly(ex.targets());
+            st.readOnly(ex.into());
 
-            long[] send = new long[dst.length];
-            long[] recv = new long[incoming];
-            // Contributions are pushed straight into the message buffer (see push), and the sum of
-            // the incoming ones carries nothing between iterations: scratch on the heap, like it.
+            // The message buffers stay usable while the rank is parked in the exchange (see
+            // Storage.longMessage); contributions are pushed straight into the send buffer.
+            Storage.LongMessage send = st.longMessage("send", ex.sendLength());
+            Storage.LongMessage recv = st.longMessage("recv", ex.into().length());
+            // The sum of the incoming contributions carries nothing between iterations: scratch on the heap.
             Storage.Longs in = HeapStorage.INSTANCE.longs("in", local);
             if (!restored) {
                 for (int i = 0; i < local; i++) {
@@ -160,16 +141,16 @@ public final class PageRank {
                 int iteration = ++state.iteration;
                 checkpoints.startIteration(rank, iteration);
                 if (exchangeDue) {
-                    push(block, targets, pr, send);
-                    st.blocking(() -> comm.allToAllv(send, sendCounts, sendDispls, MPI.LONG, recv, recvCounts, recvDispls,
-                            MPI.LONG));
+                    push(block, ex.targets(), pr, send);
+                    st.blocking(() -> ex.exchange(comm, send, recv));
                 }
                 for (int i = 0; i < local; i++) {
                     in.set(i, 0);
                 }
-                for (int k = 0; k < incoming; k++) {
+                Storage.Ints into = ex.into();
+                for (int k = 0; k < into.length(); k++) {
                     int v = into.get(k);
-                    in.set(v, in.get(v) + recv[k]);
+                    in.set(v, in.get(v) + recv.get(k));
                 }
                 long change = 0;
                 for (int i = 0; i < local; i++) {
@@ -181,12 +162,12 @@ public final class PageRank {
                 totals[1] = PageRankCore.dangling(block, pr, 0);
                 boolean exchangeNext = !checkpoints.due(iteration) && iteration < maxIterations;
                 if (exchangeNext) {
-                    push(block, targets, pr, send);
+                    push(block, ex.targets(), pr, send);
                 }
                 st.blocking(() -> {
                     comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
                     if (exchangeNext && !PageRankCore.converged(totals[0], tolerance)) {
-                        comm.allToAllv(send, sendCounts, sendDispls, MPI.LONG, recv, recvCounts, recvDispls, MPI.LONG);
+                        ex.exchange(comm, send, recv);
                     }
                 });
                 converged = PageRankCore.converged(totals[0], tolerance);
@@ -211,9 +192,65 @@ public final class PageRank {
     }
 
     /** Pushes this rank's contributions into {@code send}, which holds one sum per distinct destination. */
-    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, long[] send) {
-        Arrays.fill(send, 0);
-        PageRankCore.push(block, targets, pr, 0, HeapStorage.wrap(send));
+    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, Storage.Longs send) {
+        for (int k = 0; k < send.length(); k++) {
+            send.set(k, 0);
+        }
+        PageRankCore.push(block, targets, pr, 0, send);
+    }
+
+    /**
+     * Who sends what to whom, worked out once at set-up: this rank sends one partial sum per
+     * distinct destination of its edges, grouped by owning rank ({@code targets}: the index of
+     * each edge's destination among them), and adds each incoming sum to its local vertex
+     * {@code into[k]}.
+     */
+    private record Exchange(Storage.Ints targets, Storage.Ints into, int[] sendCounts, int[] sendDispls,
+                            int[] recvCounts, int[] recvDispls) {
+
+        /** Plans the exchange of a rank holding rows {@code bounds[rank] ..} as {@code block}; collective. */
+        static Exchange plan(Comm comm, Storage st, CsrBlock block, long[] bounds) throws MPIException {
+            int p = comm.getSize();
+            long lo = bounds[comm.getRank()];
+            int[] distinct = distinctColumns(block);
+            Storage.Ints targets = st.ints("targets", block.nnz());
+            for (int k = 0; k < block.nnz(); k++) {
+                targets.set(k, Arrays.binarySearch(distinct, block.cols().get(k)));
+            }
+            int[] sendCounts = new int[p];
+            for (int owner = 0; owner < p; owner++) {
+                sendCounts[owner] = lowerBound(distinct, bounds[owner + 1]) - lowerBound(distinct, bounds[owner]);
+            }
+            // Each rank tells the owners which of their vertices it sends to. Both buffers are
+            // messages, which a parked rank need not hold in memory; the heap copy goes first.
+            Storage.IntMessage destinations = st.intMessage("destinations", distinct.length);
+            destinations.copyFrom(0, distinct, distinct.length);
+            distinct = null;
+            int[] recvCounts = new int[p];
+            st.blocking(() -> comm.allToAll(sendCounts, 1, MPI.INT, recvCounts, 1, MPI.INT));
+            int[] sendDispls = prefixSums(sendCounts);
+            int[] recvDispls = prefixSums(recvCounts);
+            Storage.IntMessage sources = st.intMessage("sources", recvDispls[p - 1] + recvCounts[p - 1]);
+            st.blocking(() -> comm.allToAllv(destinations.buffer(), sendCounts, sendDispls, MPI.INT, sources.buffer(), recvCounts,
+                    recvDispls, MPI.INT));
+            Storage.Ints into = st.ints("into", sources.length());
+            for (int k = 0; k < sources.length(); k++) {
+                into.set(k, (int) (sources.get(k) - lo));
+            }
+            st.discard(destinations);
+            st.discard(sources);
+            return new Exchange(targets, into, sendCounts, sendDispls, recvCounts, recvDispls);
+        }
+
+        /** Sums sent per iteration: one per distinct destination. */
+        int sendLength() {
+            return sendDispls[sendDispls.length - 1] + sendCounts[sendCounts.length - 1];
+        }
+
+        /** One iteration's exchange of partial sums; collective. */
+        void exchange(Comm comm, Storage.LongMessage send, Storage.LongMessage recv) throws MPIException {
+            comm.allToAllv(send.buffer(), sendCounts, sendDispls, MPI.LONG, recv.buffer(), recvCounts, recvDispls, MPI.LONG);
+        }
     }
 
     /** The sorted distinct column indices of {@code block}. */

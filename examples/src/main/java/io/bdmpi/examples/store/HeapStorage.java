@@ -29,6 +29,16 @@ public final class HeapStorage implements Storage {
         return new HeapDoubles(new double[length]);
     }
 
+    @Override
+    public LongMessage longMessage(String name, int length) {
+        return new HeapLongMessage(new long[length]);
+    }
+
+    @Override
+    public IntMessage intMessage(String name, int length) {
+        return new HeapIntMessage(new int[length]);
+    }
+
     /** A view of {@code a} itself (e.g. an MPI message buffer that a core fills directly): no copy. */
     public static Longs wrap(long[] a) {
         return new HeapLongs(a);
@@ -94,6 +104,30 @@ public final class HeapStorage implements Storage {
         @Override
         public int length() {
             return a.length;
+        }
+    }
+
+    /** A message buffer on the heap: the array itself goes to MPI. */
+    private static final class HeapIntMessage extends HeapInts implements IntMessage {
+        HeapIntMessage(int[] a) {
+            super(a);
+        }
+
+        @Override
+        public Object buffer() {
+            return a;
+        }
+    }
+
+    /** A message buffer on the heap: the array itself goes to MPI. */
+    private static final class HeapLongMessage extends HeapLongs implements LongMessage {
+        HeapLongMessage(long[] a) {
+            super(a);
+        }
+
+        @Override
+        public Object buffer() {
+            return a;
         }
     }
 

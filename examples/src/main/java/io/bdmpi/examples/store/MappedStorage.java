@@ -10,6 +10,8 @@ import io.bdmpi.ooc.Residency;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
@@ -20,8 +22,8 @@ import java.util.List;
 /**
  * The paper's {@code mlock} style: every array is an off-heap array of the rank's
  * {@link ArrayStore}, a memory-mapped file that the slave runtime releases when the rank parks and
- * brings back in before its blocking call returns. The program itself does nothing around blocking
- * calls.
+ * brings back in before its blocking call returns. Around blocking calls the style only tells the
+ * store when a stretch of them begins and ends (see below).
  *
  * <p>The residency is {@link Residency#SEQUENTIAL}, not {@link Residency#MLOCK}: what the paper's
  * {@code mlock} buys is that a resumed rank finds its whole data in memory instead of faulting it
@@ -30,6 +32,9 @@ import java.util.List;
  * iteration. Locking would add only that the running ranks' pages cannot be evicted, at the price
  * of {@code RLIMIT_MEMLOCK} (often 8 MiB for a user, so MLOCK fails without privileges) and of
  * locked pages counting against the memory limit with no way to reclaim them.
+ *
+ * <p>Inside a {@link Storage#blocking} stretch the arrays are brought back once, at its end, not
+ * at every resume between two of its calls (a K-means iteration parks three times).
  */
 public final class MappedStorage implements Storage {
 
@@ -73,6 +78,39 @@ public final class MappedStorage implements Storage {
         }
     }
 
+    /**
+     * A mapped array like the others, but with residency {@link Residency#NONE}: a buffer about to
+     * be refilled is not worth reading back in at resume; its pages come back as they are touched.
+     */
+    @Override
+    public LongMessage longMessage(String name, int length) {
+        checkOneMapping(name, length, Long.BYTES);
+        try {
+            return new MappedLongs(store.longs(unique(name), length, Residency.NONE), length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** As {@link #longMessage}, for {@code int}. */
+    @Override
+    public IntMessage intMessage(String name, int length) {
+        checkOneMapping(name, length, Integer.BYTES);
+        try {
+            return new MappedInts(store.ints(unique(name), length, Residency.NONE), length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** MPI takes one buffer: a message must fit one mapping. */
+    private static void checkOneMapping(String name, int length, int elementBytes) {
+        if ((long) length * elementBytes > MappedArray.CHUNK_BYTES) {
+            throw new IllegalArgumentException("message buffer " + name + ": " + length + " elements of " + elementBytes
+                    + " bytes do not fit one mapping of " + MappedArray.CHUNK_BYTES + " bytes");
+        }
+    }
+
     @Override
     public Floats floats(String name, int length) {
         try {
@@ -86,6 +124,22 @@ public final class MappedStorage implements Storage {
     public Doubles doubles(String name, int length) {
         try {
             return new MappedDoubles(store.doubles(unique(name), length, RESIDENCY), length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A stretch of blocking calls begins: resuming inside it need not bring the arrays back. */
+    @Override
+    public void beforeBlocking() {
+        store.deferPrefetch();
+    }
+
+    /** The stretch is over: the arrays come back now if the rank was parked in it. */
+    @Override
+    public void afterBlocking() {
+        try {
+            store.endPrefetchDeferral();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -159,10 +213,26 @@ public final class MappedStorage implements Storage {
         return v;
     }
 
-    /** Elements are read and written through typed views of the chunks: no chunk lookup per element. */
-    private record MappedInts(IntArray a, int length, IntBuffer[] views, int shift) implements Ints, Mapped {
+    /** The one view of a message buffer, or {@code empty} for an empty one. */
+    private static Buffer singleView(MappedArray a, Buffer[] views, Buffer empty) {
+        if (views.length > 1) {
+            throw new IllegalStateException("array " + a.name() + " spans " + views.length + " mappings: not an MPI buffer");
+        }
+        return views.length == 0 ? empty : views[0];
+    }
+
+    /**
+     * Elements are read and written through typed views of the chunks: no chunk lookup per element.
+     * Any int array is also a message buffer if it fits one mapping ({@link #intMessage} checks that).
+     */
+    private record MappedInts(IntArray a, int length, IntBuffer[] views, int shift) implements IntMessage, Mapped {
         MappedInts(IntArray a, int length) {
             this(a, length, intViews(a), viewShift(a, Integer.BYTES));
+        }
+
+        @Override
+        public Object buffer() {
+            return singleView(a, views, ByteBuffer.allocateDirect(0).asIntBuffer());
         }
 
         @Override
@@ -186,11 +256,29 @@ public final class MappedStorage implements Storage {
                 done += n;
             }
         }
+
+        @Override
+        public void copyFrom(int at, int[] src, int len) {
+            for (int done = 0; done < len; ) {
+                int i = at + done;
+                IntBuffer v = views[i >>> shift];
+                int from = i & ((1 << shift) - 1);
+                int n = Math.min(len - done, v.capacity() - from);
+                v.put(from, src, done, n);
+                done += n;
+            }
+        }
     }
 
-    private record MappedLongs(LongArray a, int length, LongBuffer[] views, int shift) implements Longs, Mapped {
+    /** Any long array is also a message buffer if it fits one mapping ({@link #longMessage} checks that). */
+    private record MappedLongs(LongArray a, int length, LongBuffer[] views, int shift) implements LongMessage, Mapped {
         MappedLongs(LongArray a, int length) {
             this(a, length, longViews(a), viewShift(a, Long.BYTES));
+        }
+
+        @Override
+        public Object buffer() {
+            return singleView(a, views, ByteBuffer.allocateDirect(0).asLongBuffer());
         }
 
         @Override

@@ -14,16 +14,20 @@ import java.util.List;
  * {@code --shrink-heap-on-park} the freed heap also goes back to the OS), and each array moves as
  * one large sequential write and read, with no per-element cost while the rank runs. An array the
  * program declared {@link #readOnly} is written once and then only read back, like the input file
- * a serial out-of-core program reads again each pass.
+ * a serial out-of-core program reads again each pass. Message buffers, which a receive fills while
+ * the rank is parked, cannot leave memory that way: they are mapped like the {@code mlock} style's
+ * arrays.
  */
 public final class SavedStorage implements Storage {
 
     private final ArrayStore store;
     private final List<Saved> arrays = new ArrayList<>();
+    private final MappedStorage messages;
 
     /** A storage that saves its arrays in {@code store} (the rank's {@code OutOfCore.store()}). */
     public SavedStorage(ArrayStore store) {
         this.store = store;
+        this.messages = new MappedStorage(store);
     }
 
     /** A save name of its own for each array, as two arrays may share a program's name. */
@@ -49,6 +53,16 @@ public final class SavedStorage implements Storage {
     @Override
     public Doubles doubles(String name, int length) {
         return add(new SavedDoubles(unique(name), new double[length]));
+    }
+
+    @Override
+    public LongMessage longMessage(String name, int length) {
+        return messages.longMessage(name, length);
+    }
+
+    @Override
+    public IntMessage intMessage(String name, int length) {
+        return messages.intMessage(name, length);
     }
 
     private <A extends Saved> A add(A array) {
@@ -101,6 +115,7 @@ public final class SavedStorage implements Storage {
             throw new UncheckedIOException(e);
         }
         arrays.removeIf(a -> a == array);
+        messages.discard(array);
     }
 
     /** Drops the arrays and the saved copies of the read-only ones (the others are on disk only inside a blocking call). */
@@ -110,6 +125,7 @@ public final class SavedStorage implements Storage {
             a.copy().delete();
         }
         arrays.clear();
+        messages.close();
     }
 
     /** A heap array that can move to disk and back. */

@@ -30,6 +30,19 @@ public interface Storage extends AutoCloseable {
     Doubles doubles(String name, int length);
 
     /**
+     * A new message buffer of {@code length} longs, all 0: an array that MPI calls send from and
+     * receive into directly ({@link LongMessage#buffer()}). Unlike the other arrays it stays usable
+     * inside a blocking call, where a receive fills it; so a style that moves its arrays out of
+     * memory around blocking calls keeps it in a file mapping instead, whose pages the kernel can
+     * write out while the rank is parked (a parked rank would otherwise hold every receive buffer
+     * in RAM).
+     */
+    LongMessage longMessage(String name, int length);
+
+    /** As {@link #longMessage}, for {@code int}. */
+    IntMessage intMessage(String name, int length);
+
+    /**
      * The program will not modify {@code array} any more (input data, index maps built at set-up):
      * a style that writes its arrays out around blocking calls may keep the copy it has already
      * written instead of writing it again. Writing to it afterwards is a programming error whose
@@ -111,6 +124,20 @@ public interface Storage extends AutoCloseable {
 
         /** Sets element {@code i}. */
         void set(int i, long value);
+    }
+
+    /** An array that is also an MPI buffer (see {@link #longMessage}). */
+    interface Message extends Array {
+        /** What to pass to an MPI call as its buffer: a Java array or a direct buffer of the element type. */
+        Object buffer();
+    }
+
+    /** A long array that is also an MPI buffer. */
+    interface LongMessage extends Longs, Message {
+    }
+
+    /** An int array that is also an MPI buffer. */
+    interface IntMessage extends Ints, Message {
     }
 
     /** Fixed-length float array. */

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -12,6 +13,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The read-only and discard hints and the bulk reads of the file-backed styles, on a real ArrayStore. */
@@ -74,6 +76,41 @@ class StorageHintsTest {
             assertEquals(before - 1, store.arrays().size());
             assertFalse(store.arrays().stream().anyMatch(a -> a.name().contains("cols")));
         }
+    }
+
+    @Test
+    void messageBuffersOfTheOocStyleStayMappedThroughABlockingCallAndAreDeletedAtClose() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir); SavedStorage st = new SavedStorage(store)) {
+            Storage.LongMessage recv = st.longMessage("recv", 1000);
+            Storage.LongMessage empty = st.longMessage("empty", 0);
+            LongBuffer buffer = (LongBuffer) recv.buffer();
+            assertTrue(buffer.isDirect(), "MPI takes only direct buffers");
+            assertEquals(1000, buffer.capacity());
+            assertEquals(0, ((LongBuffer) empty.buffer()).capacity());
+            assertTrue(((LongBuffer) empty.buffer()).isDirect());
+
+            st.beforeBlocking();
+            buffer.put(999, 42); // what a receive does while the rank is parked
+            st.afterBlocking();
+            assertEquals(42, recv.get(999));
+            recv.set(0, -7);
+            assertEquals(-7, buffer.get(0));
+            assertEquals(2, savedFiles().size(), "one mapped file per buffer, nothing saved");
+        }
+        assertTrue(savedFiles().isEmpty(), "close deletes the buffers' files");
+    }
+
+    @Test
+    void aMessageBufferLargerThanOneMappingIsRefusedAndTheHeapStyleHandsOverItsArray() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir); MappedStorage st = new MappedStorage(store)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> st.longMessage("huge", (1 << 27) + 1));
+            assertTrue(e.getMessage().contains("huge"), e.getMessage());
+            assertTrue(savedFiles().isEmpty());
+        }
+        Storage.LongMessage heap = HeapStorage.INSTANCE.longMessage("send", 3);
+        heap.set(2, 5);
+        assertArrayEquals(new long[] {0, 0, 5}, (long[]) heap.buffer());
     }
 
     private java.util.List<Path> savedFiles() throws IOException {
