@@ -16,6 +16,7 @@ import mpi.MPIException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -78,44 +79,51 @@ public final class Sgd {
             st.readOnly(block.cols());
             st.readOnly(block.values());
             int f = s.factors();
-            // The factors are what moves between ranks: they live in the message buffers, on the
-            // heap, and are sent and received without a copy.
-            double[] userMessage = new double[grid.userCount(b) * f];
-            double[] itemMessage = new double[grid.itemCount(c) * f];
-            Storage.Doubles users = HeapStorage.wrap(userMessage);
-            Storage.Doubles items = HeapStorage.wrap(itemMessage);
+            int userLength = grid.userCount(b) * f;
+            int itemLength = grid.itemCount(c) * f;
             int userFrom = b * q + Math.floorMod(c - 1, q);
             int itemFrom = Math.floorMod(b + 1, q) * q + c;
             int userTo = b * q + Math.floorMod(c + 1, q);
             int itemTo = Math.floorMod(b - 1, q) * q + c;
+            // The factors are what moves between ranks. A rank holds them (on the heap, as the
+            // message buffers themselves) only from the receive to the send of its step: it
+            // parks in a probe, not in the receive, so a parked rank holds no factors at all.
+            double[] userMessage = null;
+            double[] itemMessage = null;
             if (b == c) {
-                SgdCore.initUsers(users, grid.users()[b], grid.userCount(b), f, s.seed());
-                SgdCore.initItems(items, grid.items()[c], grid.itemCount(c), f, s.seed());
+                userMessage = new double[userLength];
+                itemMessage = new double[itemLength];
+                SgdCore.initUsers(HeapStorage.wrap(userMessage), grid.users()[b], grid.userCount(b), f, s.seed());
+                SgdCore.initItems(HeapStorage.wrap(itemMessage), grid.items()[c], grid.itemCount(c), f, s.seed());
             }
             double[] blockSse = new double[p];
             double rmse = 0;
             timer.start();
             // The ratings are needed only to sweep: the allReduce that ends an iteration and the
-            // next iteration's receives run in one blocking stretch.
+            // wait for the next iteration's factors run in one blocking stretch.
             if (b != c) {
-                st.blocking(() -> {
-                    receive(comm, userMessage, userFrom, TAG_USERS);
-                    receive(comm, itemMessage, itemFrom, TAG_ITEMS);
-                });
+                st.blocking(() -> awaitFactors(comm, userFrom, itemFrom));
             }
             for (int iteration = 0; iteration <= s.iterations(); iteration++) {
                 boolean training = iteration < s.iterations();
-                java.util.Arrays.fill(blockSse, 0);
-                blockSse[rank] = SgdCore.sweep(block, users, grid.users()[b], items, grid.items()[c], f,
-                        s.rate(), s.reg(), training, 0);
-                send(comm, userMessage, userTo, TAG_USERS);
-                send(comm, itemMessage, itemTo, TAG_ITEMS);
+                if (userMessage == null) {
+                    userMessage = receive(comm, userLength, userFrom, TAG_USERS);
+                    itemMessage = receive(comm, itemLength, itemFrom, TAG_ITEMS);
+                }
+                Arrays.fill(blockSse, 0);
+                blockSse[rank] = SgdCore.sweep(block, HeapStorage.wrap(userMessage), grid.users()[b], HeapStorage.wrap(itemMessage),
+                        grid.items()[c], f, s.rate(), s.reg(), training, 0);
+                if (userTo != rank) {
+                    comm.send(userMessage, userLength, MPI.DOUBLE, userTo, TAG_USERS);
+                    comm.send(itemMessage, itemLength, MPI.DOUBLE, itemTo, TAG_ITEMS);
+                    userMessage = null;
+                    itemMessage = null;
+                }
                 boolean more = iteration < s.iterations();
                 st.blocking(() -> {
                     comm.allReduce(blockSse, p, MPI.DOUBLE, MPI.SUM);
                     if (more) {
-                        receive(comm, userMessage, userFrom, TAG_USERS);
-                        receive(comm, itemMessage, itemFrom, TAG_ITEMS);
+                        awaitFactors(comm, userFrom, itemFrom);
                     }
                 });
                 rmse = SgdCore.rmse(blockSse, file.nnz());
@@ -124,12 +132,6 @@ public final class Sgd {
                 }
             }
             String timing = timer.line("Sgd", s.iterations() + 1);
-            if (b == c) {
-                st.blocking(() -> {
-                    receive(comm, userMessage, userFrom, TAG_USERS);
-                    receive(comm, itemMessage, itemFrom, TAG_ITEMS);
-                });
-            }
             Path userFile = Path.of(out + ".users");
             Path itemFile = Path.of(out + ".items");
             if (rank == 0) {
@@ -140,8 +142,16 @@ public final class Sgd {
             }
             st.blocking(comm::barrier);
             if (b == c) {
-                VectorFile.writeDoubles(userFile, grid.users()[b] * f, users, users.length());
-                VectorFile.writeDoubles(itemFile, grid.items()[c] * f, items, items.length());
+                // The final factors, too, are held only while they are written.
+                if (userMessage == null) {
+                    st.blocking(() -> awaitFactors(comm, userFrom, itemFrom));
+                    userMessage = receive(comm, userLength, userFrom, TAG_USERS);
+                    itemMessage = receive(comm, itemLength, itemFrom, TAG_ITEMS);
+                }
+                VectorFile.writeDoubles(userFile, grid.users()[b] * f, HeapStorage.wrap(userMessage), userLength);
+                VectorFile.writeDoubles(itemFile, grid.items()[c] * f, HeapStorage.wrap(itemMessage), itemLength);
+                userMessage = null;
+                itemMessage = null;
             }
             st.blocking(comm::barrier);
             if (rank == 0) {
@@ -151,17 +161,21 @@ public final class Sgd {
         }
     }
 
-    /** Takes over the factors from rank {@code from} (nothing to do when that is this rank). */
-    private static void receive(Comm comm, double[] message, int from, int tag) throws MPIException {
-        if (from != comm.getRank()) {
-            comm.recv(message, message.length, MPI.DOUBLE, from, tag);
+    /**
+     * Waits until the factors of this rank's next step have arrived (nothing to wait for when
+     * they come from this rank itself, which kept them: a 1 x 1 grid).
+     */
+    private static void awaitFactors(Comm comm, int userFrom, int itemFrom) throws MPIException {
+        if (userFrom != comm.getRank()) {
+            comm.probe(userFrom, TAG_USERS);
+            comm.probe(itemFrom, TAG_ITEMS);
         }
     }
 
-    /** Hands the factors on to rank {@code to} (keeps them when that is this rank). */
-    private static void send(Comm comm, double[] message, int to, int tag) throws MPIException {
-        if (to != comm.getRank()) {
-            comm.send(message, message.length, MPI.DOUBLE, to, tag);
-        }
+    /** Takes over factors that have arrived (see awaitFactors): the receive does not wait. */
+    private static double[] receive(Comm comm, int length, int from, int tag) throws MPIException {
+        double[] message = new double[length];
+        comm.recv(message, length, MPI.DOUBLE, from, tag);
+        return message;
     }
 }

@@ -1,9 +1,12 @@
 package io.bdmpi.tests.apps;
 
 import io.bdmpi.examples.data.DocTermGenerator;
+import io.bdmpi.examples.data.RatingGenerator;
 import io.bdmpi.examples.data.VectorFile;
 import io.bdmpi.examples.kmeans.KMeans;
 import io.bdmpi.examples.kmeans.KMeansSerial;
+import io.bdmpi.examples.sgd.Sgd;
+import io.bdmpi.examples.sgd.SgdSerial;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -15,7 +18,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The {@code mlock} and {@code ooc} styles are what let an application's data outgrow memory:
@@ -59,6 +64,37 @@ class ApplicationsUnderMemoryLimitTest {
             r.assertStdoutHasLine(summary);
             Expect.that(r, Arrays.equals(expected, VectorFile.readInts(dir.resolve(style + ".assign"))),
                     "the assignments of the " + style + " job and of the serial baseline differ");
+        }
+    }
+
+    /**
+     * SGD on 1.5 M users with 5 ratings each, 4 ranks: each rank's user factors are 60 MB (10
+     * doubles per user of its half). A rank holds its factors only from the receive to the send of
+     * its step and parks in a probe, so the job fits a limit of 416 MiB (it does from 352 MiB on),
+     * and gives the serial baseline's factors; with every rank holding its factors throughout it
+     * was killed at 448 MiB.
+     */
+    @Test
+    void sgdRanksParkedBetweenTheirStepsHoldNoFactors() throws IOException {
+        Path ratings = dir.resolve("ratings.csr");
+        new RatingGenerator(1_500_000, 2_000, 5, 1).write(ratings, 4096, 2);
+        List<String> lines = new ArrayList<>();
+        SgdSerial.Settings settings = new SgdSerial.Settings(10, 2, 0.02, 0.05, 3);
+        String summary = SgdSerial.run(ratings, dir.resolve("serial").toString(), settings, 2, 1 << 20, lines::add).summary();
+        for (String style : new String[] {"mlock", "ooc"}) {
+            JobResult r = JobRunner.job(Sgd.class).ranks(4).running(1)
+                    .options("--memory-limit", "416m", "--shrink-heap-on-park", "--slave-jvm-opts", "-XX:+UseSerialGC " + DATA_ON_HEAP)
+                    .args("--ratings", ratings, "--out", dir.resolve(style), "--factors", 10, "--iterations", 2,
+                            "--rate", 0.02, "--reg", 0.05, "--seed", 3, "--style", style)
+                    .timeout(Duration.ofSeconds(240)).run();
+            Assumptions.assumeFalse(r.exitCode() == 2 && !r.stderrContaining("--memory-limit: ").isEmpty(),
+                    () -> "no memory cgroup here: " + r.stderr());
+            Expect.successfulRun(r, 4, 1);
+            r.assertStdoutHasLine(summary);
+            for (String suffix : List.of(".users", ".items")) {
+                Expect.that(r, Arrays.equals(Files.readAllBytes(dir.resolve("serial" + suffix)),
+                        Files.readAllBytes(dir.resolve(style + suffix))), "the " + style + " job's " + suffix + " factors differ");
+            }
         }
     }
 
