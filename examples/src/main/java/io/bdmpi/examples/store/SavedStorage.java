@@ -109,6 +109,9 @@ public final class SavedStorage implements Storage {
             for (Saved a : arrays) {
                 if (a == array) {
                     a.copy().delete();
+                    // The program may keep the object (e.g. a CsrBlock whose columns are discarded):
+                    // its heap array must not stay with it, in every parked rank.
+                    a.drop();
                 }
             }
         } catch (IOException e) {
@@ -133,6 +136,9 @@ public final class SavedStorage implements Storage {
         void save() throws IOException;
 
         void load() throws IOException;
+
+        /** Lets the heap array go: the array was discarded (whoever still refers to this object must not use it). */
+        void drop();
 
         DiskCopy copy();
     }
@@ -189,6 +195,11 @@ public final class SavedStorage implements Storage {
         }
 
         @Override
+        public void drop() {
+            a = null;
+        }
+
+        @Override
         public void load() throws IOException {
             a = store.loadInts(copy.name, copy.readOnly);
             copy.loaded();
@@ -214,6 +225,11 @@ public final class SavedStorage implements Storage {
                 store.save(copy.name, a);
             }
             copy.saved();
+            a = null;
+        }
+
+        @Override
+        public void drop() {
             a = null;
         }
 
@@ -247,6 +263,11 @@ public final class SavedStorage implements Storage {
         }
 
         @Override
+        public void drop() {
+            a = null;
+        }
+
+        @Override
         public void load() throws IOException {
             a = store.loadFloats(copy.name, copy.readOnly);
             copy.loaded();
@@ -272,6 +293,11 @@ public final class SavedStorage implements Storage {
                 store.save(copy.name, a);
             }
             copy.saved();
+            a = null;
+        }
+
+        @Override
+        public void drop() {
             a = null;
         }
 

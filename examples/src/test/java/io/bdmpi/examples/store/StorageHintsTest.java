@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,6 +34,7 @@ class StorageHintsTest {
             }
             st.readOnly(input);
             st.discard(scratch);
+            assertNull(((HeapStorage.HeapFloats) scratch).a, "a discarded array lets its heap array go at once");
             assertTrue(savedFiles().isEmpty(), "nothing is on disk outside a blocking call");
 
             st.beforeBlocking();
