@@ -20,7 +20,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -212,20 +211,19 @@ public final class PageRank {
         static Exchange plan(Comm comm, Storage st, CsrBlock block, long[] bounds) throws MPIException {
             int p = comm.getSize();
             long lo = bounds[comm.getRank()];
-            int[] distinct = distinctColumns(block);
+            Columns distinct = Columns.of(block, bounds[p]);
             Storage.Ints targets = st.ints("targets", block.nnz());
             for (int k = 0; k < block.nnz(); k++) {
-                targets.set(k, Arrays.binarySearch(distinct, block.cols().get(k)));
+                targets.set(k, distinct.below(block.cols().get(k)));
             }
             int[] sendCounts = new int[p];
             for (int owner = 0; owner < p; owner++) {
-                sendCounts[owner] = lowerBound(distinct, bounds[owner + 1]) - lowerBound(distinct, bounds[owner]);
+                sendCounts[owner] = distinct.below(bounds[owner + 1]) - distinct.below(bounds[owner]);
             }
             // Each rank tells the owners which of their vertices it sends to. Both buffers are
-            // messages, which a parked rank need not hold in memory; the heap copy goes first.
-            Storage.IntMessage destinations = st.intMessage("destinations", distinct.length);
-            destinations.copyFrom(0, distinct, distinct.length);
-            distinct = null;
+            // messages, which a parked rank need not hold in memory.
+            Storage.IntMessage destinations = st.intMessage("destinations", distinct.count());
+            distinct.writeTo(destinations);
             int[] recvCounts = new int[p];
             st.blocking(() -> comm.allToAll(sendCounts, 1, MPI.INT, recvCounts, 1, MPI.INT));
             int[] sendDispls = prefixSums(sendCounts);
@@ -253,35 +251,48 @@ public final class PageRank {
         }
     }
 
-    /** The sorted distinct column indices of {@code block}. */
-    private static int[] distinctColumns(CsrBlock block) {
-        int[] cols = new int[block.nnz()];
-        for (int k = 0; k < cols.length; k++) {
-            cols[k] = block.cols().get(k);
-        }
-        Arrays.sort(cols);
-        int m = 0;
-        for (int k = 0; k < cols.length; k++) {
-            if (m == 0 || cols[k] != cols[m - 1]) {
-                cols[m++] = cols[k];
-            }
-        }
-        return Arrays.copyOf(cols, m);
-    }
+    /**
+     * The distinct columns of a block, as a bit set over all vertices with the count of set bits
+     * before each word: finding them costs one pass over the non-zeros and a few MiB, not a sort
+     * of a copy of them.
+     */
+    private record Columns(long[] bits, int[] countBefore) {
 
-    /** The first index of sorted {@code a} whose value is >= {@code key}. */
-    private static int lowerBound(int[] a, long key) {
-        int lo = 0;
-        int hi = a.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        static Columns of(CsrBlock block, long vertices) {
+            long[] bits = new long[(int) ((vertices + 63) >>> 6)];
+            for (int k = 0; k < block.nnz(); k++) {
+                int c = block.cols().get(k);
+                bits[c >>> 6] |= 1L << c;
+            }
+            int[] countBefore = new int[bits.length + 1];
+            for (int w = 0; w < bits.length; w++) {
+                countBefore[w + 1] = countBefore[w] + Long.bitCount(bits[w]);
+            }
+            return new Columns(bits, countBefore);
+        }
+
+        int count() {
+            return countBefore[bits.length];
+        }
+
+        /** How many of the columns are below {@code vertex}: for a column, its index among them. */
+        int below(long vertex) {
+            int word = (int) (vertex >>> 6);
+            if (word >= bits.length) {
+                return count();
+            }
+            return countBefore[word] + Long.bitCount(bits[word] & ((1L << vertex) - 1));
+        }
+
+        /** Writes the columns in increasing order. */
+        void writeTo(Storage.Ints out) {
+            int i = 0;
+            for (int w = 0; w < bits.length; w++) {
+                for (long word = bits[w]; word != 0; word &= word - 1) {
+                    out.set(i++, (w << 6) + Long.numberOfTrailingZeros(word));
+                }
             }
         }
-        return lo;
     }
 
     private static int[] prefixSums(int[] counts) {
