@@ -20,6 +20,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -190,12 +191,20 @@ public final class PageRank {
         }
     }
 
-    /** Pushes this rank's contributions into {@code send}, which holds one sum per distinct destination. */
-    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, Storage.Longs send) {
-        for (int k = 0; k < send.length(); k++) {
-            send.set(k, 0);
+    /**
+     * Pushes this rank's contributions into {@code send}, which holds one sum per distinct
+     * destination. A mapped buffer gets the sums from a heap array in one sequential copy (see
+     * PageRankCore.push).
+     */
+    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, Storage.LongMessage send) {
+        if (send.buffer() instanceof long[] onHeap) {
+            Arrays.fill(onHeap, 0);
+            PageRankCore.push(block, targets, pr, 0, onHeap);
+        } else {
+            long[] sums = new long[send.length()];
+            PageRankCore.push(block, targets, pr, 0, sums);
+            send.copyFrom(0, sums, sums.length);
         }
-        PageRankCore.push(block, targets, pr, 0, send);
     }
 
     /**

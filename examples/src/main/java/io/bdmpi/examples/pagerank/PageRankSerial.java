@@ -13,6 +13,7 @@ import io.bdmpi.examples.store.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 
@@ -58,7 +59,7 @@ public final class PageRankSerial {
             }
             int n = (int) g.rows();
             Storage.Doubles pr = st.doubles("pr", n);
-            Storage.Longs in = st.longs("in", n);
+            long[] in = new long[n];
             for (int v = 0; v < n; v++) {
                 pr.set(v, PageRankCore.initialRank(n));
             }
@@ -68,9 +69,7 @@ public final class PageRankSerial {
             boolean converged = false;
             while (iteration < maxIterations && !converged) {
                 iteration++;
-                for (int v = 0; v < n; v++) {
-                    in.set(v, 0);
-                }
+                Arrays.fill(in, 0);
                 long dangling = 0;
                 CsrBlock chunk = null;
                 for (long lo = 0; lo < n; ) {
@@ -82,7 +81,7 @@ public final class PageRankSerial {
                 }
                 change = 0;
                 for (int v = 0; v < n; v++) {
-                    double next = PageRankCore.rank(in.get(v), dangling, n);
+                    double next = PageRankCore.rank(in[v], dangling, n);
                     change += PageRankCore.change(next, pr.get(v));
                     pr.set(v, next);
                 }

@@ -102,6 +102,11 @@ public final class HeapStorage implements Storage {
         }
 
         @Override
+        public void copyFrom(int at, long[] src, int len) {
+            System.arraycopy(src, 0, a, at, len);
+        }
+
+        @Override
         public int length() {
             return a.length;
         }

@@ -290,6 +290,18 @@ public final class MappedStorage implements Storage {
         public void set(int i, long value) {
             views[i >>> shift].put(i & ((1 << shift) - 1), value);
         }
+
+        @Override
+        public void copyFrom(int at, long[] src, int len) {
+            for (int done = 0; done < len; ) {
+                int i = at + done;
+                LongBuffer v = views[i >>> shift];
+                int from = i & ((1 << shift) - 1);
+                int n = Math.min(len - done, v.capacity() - from);
+                v.put(from, src, done, n);
+                done += n;
+            }
+        }
     }
 
     private record MappedFloats(FloatArray a, int length, FloatBuffer[] views, int shift) implements Floats, Mapped {

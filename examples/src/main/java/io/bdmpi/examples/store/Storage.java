@@ -124,6 +124,13 @@ public interface Storage extends AutoCloseable {
 
         /** Sets element {@code i}. */
         void set(int i, long value);
+
+        /** Sets elements {@code at .. at+len-1} to {@code src[0..len)}. */
+        default void copyFrom(int at, long[] src, int len) {
+            for (int i = 0; i < len; i++) {
+                set(at + i, src[i]);
+            }
+        }
     }
 
     /** An array that is also an MPI buffer (see {@link #longMessage}). */
