@@ -34,8 +34,9 @@ public final class PageRankCore {
     }
 
     /**
-     * Non-zeros whose targets {@link #push} copies to the heap at a time (more for a row that has
-     * more): the inner loop then reads a heap array, not a mapped one that checks every index.
+     * Non-zeros whose targets {@link #push} copies to the heap at a time when they are not a heap
+     * array (more for a row that has more): the inner loop then reads a heap array, not a mapped
+     * one that checks every index.
      */
     private static final int TARGET_CHUNK = 1 << 16;
 
@@ -47,8 +48,13 @@ public final class PageRankCore {
      * took 2x to 5x as long).
      */
     public static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, int prOffset, long[] acc) {
-        Storage.Ints rowPtr = block.rowPtr();
         int rows = block.rows();
+        int[] onHeap = targets.heapArray();
+        if (onHeap != null) {
+            pushRows(block, 0, rows, onHeap, 0, pr, prOffset, acc);
+            return;
+        }
+        Storage.Ints rowPtr = block.rowPtr();
         int[] chunk = new int[Math.min(TARGET_CHUNK, block.nnz())];
         for (int first = 0; first < rows; ) {
             int base = rowPtr.get(first);
@@ -61,18 +67,25 @@ public final class PageRankCore {
                 chunk = new int[length];
             }
             targets.copyTo(base, chunk, length);
-            for (int i = first; i < last; i++) {
-                int start = rowPtr.get(i) - base;
-                int end = rowPtr.get(i + 1) - base;
-                if (start == end) {
-                    continue;
-                }
-                long share = toFixed(pr.get(prOffset + i) / (end - start));
-                for (int k = start; k < end; k++) {
-                    acc[chunk[k]] += share;
-                }
-            }
+            pushRows(block, first, last, chunk, base, pr, prOffset, acc);
             first = last;
+        }
+    }
+
+    /** Pushes rows {@code first .. last-1}, whose targets are {@code targets[k - base]} for non-zero k. */
+    private static void pushRows(CsrBlock block, int first, int last, int[] targets, int base,
+                                 Storage.Doubles pr, int prOffset, long[] acc) {
+        Storage.Ints rowPtr = block.rowPtr();
+        for (int i = first; i < last; i++) {
+            int start = rowPtr.get(i) - base;
+            int end = rowPtr.get(i + 1) - base;
+            if (start == end) {
+                continue;
+            }
+            long share = toFixed(pr.get(prOffset + i) / (end - start));
+            for (int k = start; k < end; k++) {
+                acc[targets[k]] += share;
+            }
         }
     }
 

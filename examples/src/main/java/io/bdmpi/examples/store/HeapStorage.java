@@ -81,6 +81,11 @@ public final class HeapStorage implements Storage {
         public void copyTo(int at, int[] dst, int len) {
             System.arraycopy(a, at, dst, 0, len);
         }
+
+        @Override
+        public int[] heapArray() {
+            return a;
+        }
     }
 
     /** A heap array; {@link SavedStorage} swaps the array out and back in. */

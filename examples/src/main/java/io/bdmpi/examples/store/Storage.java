@@ -115,6 +115,11 @@ public interface Storage extends AutoCloseable {
                 dst[i] = get(at + i);
             }
         }
+
+        /** The elements themselves if they are one heap array (a hot loop reads it with no copy), else null. */
+        default int[] heapArray() {
+            return null;
+        }
     }
 
     /** Fixed-length long array. */
