@@ -181,6 +181,24 @@ public final class MappedStorage implements Storage {
         return a.chunkCount() <= 1 ? 31 : Integer.numberOfTrailingZeros(a.chunkView(0).capacity() / elementBytes);
     }
 
+    /** A run of {@code n} elements from element {@code from} of view {@code view}, and {@code done} before it in the caller's array. */
+    @FunctionalInterface
+    private interface Run {
+        void copy(int view, int from, int done, int n);
+    }
+
+    /** Splits elements {@code at .. at+len-1} into runs that each lie in one view: a bulk copy cannot cross a mapping. */
+    private static void runs(Buffer[] views, int shift, int at, int len, Run run) {
+        for (int done = 0; done < len; ) {
+            int i = at + done;
+            int view = i >>> shift;
+            int from = i & ((1 << shift) - 1);
+            int n = Math.min(len - done, views[view].capacity() - from);
+            run.copy(view, from, done, n);
+            done += n;
+        }
+    }
+
     private static IntBuffer[] intViews(IntArray a) {
         IntBuffer[] v = new IntBuffer[a.chunkCount()];
         for (int i = 0; i < v.length; i++) {
@@ -247,26 +265,12 @@ public final class MappedStorage implements Storage {
 
         @Override
         public void copyTo(int at, int[] dst, int len) {
-            for (int done = 0; done < len; ) {
-                int i = at + done;
-                IntBuffer v = views[i >>> shift];
-                int from = i & ((1 << shift) - 1);
-                int n = Math.min(len - done, v.capacity() - from);
-                v.get(from, dst, done, n);
-                done += n;
-            }
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].get(from, dst, done, n));
         }
 
         @Override
         public void copyFrom(int at, int[] src, int len) {
-            for (int done = 0; done < len; ) {
-                int i = at + done;
-                IntBuffer v = views[i >>> shift];
-                int from = i & ((1 << shift) - 1);
-                int n = Math.min(len - done, v.capacity() - from);
-                v.put(from, src, done, n);
-                done += n;
-            }
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].put(from, src, done, n));
         }
     }
 
@@ -293,14 +297,7 @@ public final class MappedStorage implements Storage {
 
         @Override
         public void copyFrom(int at, long[] src, int len) {
-            for (int done = 0; done < len; ) {
-                int i = at + done;
-                LongBuffer v = views[i >>> shift];
-                int from = i & ((1 << shift) - 1);
-                int n = Math.min(len - done, v.capacity() - from);
-                v.put(from, src, done, n);
-                done += n;
-            }
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].put(from, src, done, n));
         }
     }
 
@@ -321,14 +318,7 @@ public final class MappedStorage implements Storage {
 
         @Override
         public void copyTo(int at, float[] dst, int len) {
-            for (int done = 0; done < len; ) {
-                int i = at + done;
-                FloatBuffer v = views[i >>> shift];
-                int from = i & ((1 << shift) - 1);
-                int n = Math.min(len - done, v.capacity() - from);
-                v.get(from, dst, done, n);
-                done += n;
-            }
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].get(from, dst, done, n));
         }
     }
 
