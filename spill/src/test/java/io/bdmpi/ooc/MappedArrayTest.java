@@ -225,6 +225,11 @@ class MappedArrayTest {
         return (double) a.residentBytes() / a.byteSize();
     }
 
+    private static long diskKiB(Path file) throws IOException {
+        Process du = new ProcessBuilder("du", "-k", file.toString()).start();
+        return Long.parseLong(new String(du.getInputStream().readAllBytes()).split("\\s+")[0]);
+    }
+
     @Test
     void fileIsSparseUntilWritten() throws IOException {
         try (ArrayStore store = ArrayStore.open(dir)) {
@@ -233,8 +238,7 @@ class MappedArrayTest {
             a.flush();
             assertEquals(1L << 30, Files.size(a.file()));
             // du: blocks actually allocated, far below the size
-            Process du = new ProcessBuilder("du", "-k", a.file().toString()).start();
-            long kib = Long.parseLong(new String(du.getInputStream().readAllBytes()).split("\\s+")[0]);
+            long kib = diskKiB(a.file());
             assertTrue(kib < 1024, "a fresh 1 GiB array with one byte written takes " + kib + " KiB of disk");
         }
     }

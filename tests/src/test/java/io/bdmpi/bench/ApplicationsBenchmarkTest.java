@@ -56,7 +56,8 @@ import static io.bdmpi.bench.Report.column;
  * <p>Properties: {@code bench.apps.memoryMiB} (M, 1024; quick 16), {@code bench.apps.sizes}
  * (multiples of M, "1,2,4"; quick "1"), {@code bench.apps.running} (-nr of the style runs, 1),
  * {@code bench.apps.timeoutMinutes} (cap per run, 15; quick 5), {@code bench.apps.dataDir}
- * (where the generated inputs are kept between runs; default a temporary directory, deleted).
+ * (where the generated inputs are kept between runs; default a temporary directory, deleted),
+ * {@code bench.apps.applications} (which of PageRank, K-means, SGD to run; default all).
  */
 @Tag("benchmark")
 class ApplicationsBenchmarkTest {
@@ -96,6 +97,8 @@ class ApplicationsBenchmarkTest {
     private static final long NON_HEAP_BYTES = 96L << 20;
     /** Targets at 4x M (issue 6): fastest style / serial out-of-core. */
     private static final Map<String, Double> TARGETS = Map.of("PageRank", 1.2, "K-means", 1.05, "SGD", 1.1);
+    /** The applications, in the order they run and appear in the table. */
+    private static final List<String> APPLICATIONS = List.of("PageRank", "K-means", "SGD");
 
     /**
      * A PageRank rank holds about this many times its share of the file while it runs: columns,
@@ -109,6 +112,7 @@ class ApplicationsBenchmarkTest {
     private final List<Integer> sizes = BenchConfig.integers("bench.apps.sizes", List.of(1, 2, 4), List.of(1));
     private final int running = BenchConfig.integer("bench.apps.running", 1, 1);
     private final Duration cap = Duration.ofMinutes(BenchConfig.integer("bench.apps.timeoutMinutes", 15, 5));
+    private final List<String> applications = BenchConfig.strings("bench.apps.applications", APPLICATIONS);
     /** Fastest style's seconds per iteration per M of data at the smallest size, per application: the linearity baseline. */
     private final Map<String, Double> firstPerM = new HashMap<>();
 
@@ -175,6 +179,11 @@ class ApplicationsBenchmarkTest {
                 column("bestWrittenMB", "best written MB"),
                 column("serialPeakRssMiB", "serial peak RSS MiB"),
                 column("bestPeakRssMiB", "best: slave peak RSS max MiB"));
+        for (String app : applications) {
+            if (!TARGETS.containsKey(app)) {
+                throw new IllegalArgumentException("bench.apps.applications: unknown application " + app + ", not one of " + APPLICATIONS);
+            }
+        }
         long memory = memoryMiB * (1L << 20);
         String load = loadAverage();
         String cached = System.getProperty("bench.apps.dataDir");
@@ -182,9 +191,15 @@ class ApplicationsBenchmarkTest {
             Path data = cached == null || cached.isBlank() ? dir.path() : Files.createDirectories(Path.of(cached));
             for (int size : sizes) {
                 long bytes = memory * size;
-                pageRank(report, dir.path(), data, size, bytes, slaves(size, PAGERANK_FOOTPRINT));
-                kMeans(report, dir.path(), data, size, bytes, slaves(size, 1));
-                sgd(report, dir.path(), data, size, bytes, slaves(size, 1));
+                if (applications.contains("PageRank")) {
+                    pageRank(report, dir.path(), data, size, bytes, slaves(size, PAGERANK_FOOTPRINT));
+                }
+                if (applications.contains("K-means")) {
+                    kMeans(report, dir.path(), data, size, bytes, slaves(size, 1));
+                }
+                if (applications.contains("SGD")) {
+                    sgd(report, dir.path(), data, size, bytes, slaves(size, 1));
+                }
             }
             if (data.equals(dir.path())) {
                 deleteInputs(data);

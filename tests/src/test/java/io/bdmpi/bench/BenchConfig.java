@@ -30,6 +30,15 @@ final class BenchConfig {
         if (value == null || value.isBlank()) {
             return quick() ? quick : normal;
         }
-        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).map(Integer::valueOf).toList();
+        return strings(name, List.of()).stream().map(Integer::valueOf).toList();
+    }
+
+    /** The comma-separated list {@code name}, else {@code normal}. */
+    static List<String> strings(String name, List<String> normal) {
+        String value = System.getProperty(name);
+        if (value == null || value.isBlank()) {
+            return normal;
+        }
+        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 }

@@ -20,4 +20,18 @@ public record CsrBlock(long firstRow, int rows, Storage.Ints rowPtr, Storage.Int
     public int nnz() {
         return rowPtr.get(rows);
     }
+
+    /**
+     * The end of the run of whole rows from {@code first} that has at most {@code maxNnz}
+     * non-zeros (a longer row is a run of its own): a hot loop copies a run's non-zeros to the
+     * heap in one bulk read instead of reading a mapped array element by element or row by row.
+     */
+    public int runEnd(int first, int maxNnz) {
+        int base = rowPtr.get(first);
+        int last = first + 1;
+        while (last < rows && rowPtr.get(last + 1) - base <= maxNnz) {
+            last++;
+        }
+        return last;
+    }
 }

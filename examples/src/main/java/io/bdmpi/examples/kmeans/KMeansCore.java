@@ -21,6 +21,8 @@ public final class KMeansCore {
     private static final double ONE = 0x1.0p32;
     private static final long STREAM_ROOT = 31;
     private static final long STREAM_PICK = 32;
+    /** Non-zeros that {@link #assign} copies to the heap at a time (more for a row that has more). */
+    private static final int RUN_NNZ = 1 << 16;
 
     private KMeansCore() {
     }
@@ -89,51 +91,62 @@ public final class KMeansCore {
     public static void assign(CsrBlock block, Storage.Ints assignment, int assignOffset, Storage.Doubles centroids,
                               int k, int cols, Storage.Longs sums, Tally tally) {
         Storage.Ints rowPtr = block.rowPtr();
-        // Each row is read k + 2 times: copied once into heap buffers, whatever holds the block.
-        int[] rowCols = new int[0];
-        float[] rowValues = new float[0];
-        for (int i = 0; i < block.rows(); i++) {
-            int start = rowPtr.get(i);
-            int len = rowPtr.get(i + 1) - start;
-            if (len > rowCols.length) {
-                rowCols = new int[Math.max(len, 2 * rowCols.length)];
-                rowValues = new float[rowCols.length];
+        // Each row is read k + 2 times: a run of rows is copied once into heap buffers, whatever holds the block.
+        int[] runCols = new int[0];
+        float[] runValues = new float[0];
+        for (int first = 0; first < block.rows(); ) {
+            int last = block.runEnd(first, RUN_NNZ);
+            int base = rowPtr.get(first);
+            int length = rowPtr.get(last) - base;
+            if (length > runCols.length) {
+                runCols = new int[Math.max(length, Math.min(RUN_NNZ, block.nnz()))];
+                runValues = new float[runCols.length];
             }
-            block.cols().copyTo(start, rowCols, len);
-            block.values().copyTo(start, rowValues, len);
-            double squares = 0;
-            for (int nz = 0; nz < len; nz++) {
-                double v = rowValues[nz];
-                squares += v * v;
+            block.cols().copyTo(base, runCols, length);
+            block.values().copyTo(base, runValues, length);
+            for (int i = first; i < last; i++) {
+                assignRow(runCols, runValues, rowPtr.get(i) - base, rowPtr.get(i + 1) - base, assignOffset + i, assignment,
+                        centroids, k, cols, sums, tally);
             }
-            double norm = Math.sqrt(squares);
-            int best = 0;
-            double bestSim = Double.NEGATIVE_INFINITY;
-            for (int j = 0; j < k; j++) {
-                int base = j * cols;
-                double dot = 0;
-                for (int nz = 0; nz < len; nz++) {
-                    dot += rowValues[nz] * centroids.get(base + rowCols[nz]);
-                }
-                double sim = norm == 0 ? 0 : dot / norm;
-                if (sim > bestSim) {
-                    bestSim = sim;
-                    best = j;
-                }
+            first = last;
+        }
+    }
+
+    /** Assigns the row whose non-zeros are {@code rowCols/rowValues[start .. end-1]} (see {@link #assign}). */
+    private static void assignRow(int[] rowCols, float[] rowValues, int start, int end, int row, Storage.Ints assignment,
+                                  Storage.Doubles centroids, int k, int cols, Storage.Longs sums, Tally tally) {
+        double squares = 0;
+        for (int nz = start; nz < end; nz++) {
+            double v = rowValues[nz];
+            squares += v * v;
+        }
+        double norm = Math.sqrt(squares);
+        int best = 0;
+        double bestSim = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < k; j++) {
+            int base = j * cols;
+            double dot = 0;
+            for (int nz = start; nz < end; nz++) {
+                dot += rowValues[nz] * centroids.get(base + rowCols[nz]);
             }
-            if (assignment.get(assignOffset + i) != best) {
-                tally.moved++;
-                assignment.set(assignOffset + i, best);
+            double sim = norm == 0 ? 0 : dot / norm;
+            if (sim > bestSim) {
+                bestSim = sim;
+                best = j;
             }
-            tally.similarity += toFixed(bestSim);
-            if (norm == 0) {
-                continue; // an empty row adds nothing to its cluster
-            }
-            int base = best * cols;
-            for (int nz = 0; nz < len; nz++) {
-                int at = base + rowCols[nz];
-                sums.set(at, sums.get(at) + toFixed(rowValues[nz] / norm));
-            }
+        }
+        if (assignment.get(row) != best) {
+            tally.moved++;
+            assignment.set(row, best);
+        }
+        tally.similarity += toFixed(bestSim);
+        if (norm == 0) {
+            return; // an empty row adds nothing to its cluster
+        }
+        int base = best * cols;
+        for (int nz = start; nz < end; nz++) {
+            int at = base + rowCols[nz];
+            sums.set(at, sums.get(at) + toFixed(rowValues[nz] / norm));
         }
     }
 

@@ -7,7 +7,6 @@ import io.bdmpi.examples.Options;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.data.CsrFile;
 import io.bdmpi.examples.data.VectorFile;
-import io.bdmpi.examples.store.HeapStorage;
 import io.bdmpi.examples.store.Storage;
 import io.bdmpi.examples.store.Styles;
 import mpi.Checkpointable;
@@ -115,14 +114,12 @@ public final class PageRank {
             st.discard(block.cols());
             st.readOnly(block.rowPtr());
             st.readOnly(ex.targets());
-            st.readOnly(ex.into());
+            st.readOnly(ex.incoming());
 
             // The message buffers stay usable while the rank is parked in the exchange (see
-            // Storage.longMessage); contributions are pushed straight into the send buffer.
+            // Storage.longMessage).
             Storage.LongMessage send = st.longMessage("send", ex.sendLength());
-            Storage.LongMessage recv = st.longMessage("recv", ex.into().length());
-            // The sum of the incoming contributions carries nothing between iterations: scratch on the heap.
-            Storage.Longs in = HeapStorage.INSTANCE.longs("in", local);
+            Storage.LongMessage recv = st.longMessage("recv", ex.recvLength());
             if (!restored) {
                 for (int i = 0; i < local; i++) {
                     pr.set(i, PageRankCore.initialRank(n));
@@ -144,17 +141,11 @@ public final class PageRank {
                     push(block, ex.targets(), pr, send);
                     st.blocking(() -> ex.exchange(comm, send, recv));
                 }
-                for (int i = 0; i < local; i++) {
-                    in.set(i, 0);
-                }
-                Storage.Ints into = ex.into();
-                for (int k = 0; k < into.length(); k++) {
-                    int v = into.get(k);
-                    in.set(v, in.get(v) + recv.get(k));
-                }
+                // Scratch that carries nothing between iterations: a parked rank does not hold it.
+                long[] in = ex.sumIncoming(recv, local);
                 long change = 0;
                 for (int i = 0; i < local; i++) {
-                    double next = PageRankCore.rank(in.get(i), totals[1], n);
+                    double next = PageRankCore.rank(in[i], totals[1], n);
                     change += PageRankCore.change(next, pr.get(i));
                     pr.set(i, next);
                 }
@@ -210,10 +201,13 @@ public final class PageRank {
     /**
      * Who sends what to whom, worked out once at set-up: this rank sends one partial sum per
      * distinct destination of its edges, grouped by owning rank ({@code targets}: the index of
-     * each edge's destination among them), and adds each incoming sum to its local vertex
-     * {@code into[k]}.
+     * each edge's destination among them). Each source sends its sums in increasing order of
+     * destination, so where they go is one bit per local vertex and source ({@code incoming}: for
+     * source s, words {@code s * words .. (s+1) * words - 1}, bit v set if s sends to local vertex
+     * v): at 32 ranks a sixteenth of the bytes of an int per incoming sum, and the bytes a rank
+     * reads back every iteration are what out-of-core PageRank is bound by.
      */
-    private record Exchange(Storage.Ints targets, Storage.Ints into, int[] sendCounts, int[] sendDispls,
+    private record Exchange(Storage.Ints targets, Storage.Longs incoming, int words, int[] sendCounts, int[] sendDispls,
                             int[] recvCounts, int[] recvDispls) {
 
         /** Plans the exchange of a rank holding rows {@code bounds[rank] ..} as {@code block}; collective. */
@@ -237,21 +231,54 @@ public final class PageRank {
             st.blocking(() -> comm.allToAll(sendCounts, 1, MPI.INT, recvCounts, 1, MPI.INT));
             int[] sendDispls = prefixSums(sendCounts);
             int[] recvDispls = prefixSums(recvCounts);
-            Storage.IntMessage sources = st.intMessage("sources", recvDispls[p - 1] + recvCounts[p - 1]);
+            Storage.IntMessage sources = st.intMessage("sources", total(recvCounts, recvDispls));
             st.blocking(() -> comm.allToAllv(destinations.buffer(), sendCounts, sendDispls, MPI.INT, sources.buffer(), recvCounts,
                     recvDispls, MPI.INT));
-            Storage.Ints into = st.ints("into", sources.length());
-            for (int k = 0; k < sources.length(); k++) {
-                into.set(k, (int) (sources.get(k) - lo));
+            int words = (int) ((bounds[comm.getRank() + 1] - lo + 63) >>> 6);
+            long[] bits = new long[p * words];
+            for (int source = 0; source < p; source++) {
+                for (int k = recvDispls[source]; k < recvDispls[source] + recvCounts[source]; k++) {
+                    int v = (int) (sources.get(k) - lo);
+                    bits[source * words + (v >>> 6)] |= 1L << v;
+                }
             }
+            Storage.Longs incoming = st.longs("incoming", bits.length);
+            incoming.copyFrom(0, bits, bits.length);
             st.discard(destinations);
             st.discard(sources);
-            return new Exchange(targets, into, sendCounts, sendDispls, recvCounts, recvDispls);
+            return new Exchange(targets, incoming, words, sendCounts, sendDispls, recvCounts, recvDispls);
+        }
+
+        /** Sums received per iteration: one per distinct destination of every source. */
+        int recvLength() {
+            return total(recvCounts, recvDispls);
+        }
+
+        /**
+         * The incoming sum of each of the {@code local} vertices: every source's sums in
+         * {@code recv} added at its destinations, one source at a time (a heap copy of its
+         * sums and bits, not an access to a mapped array per sum).
+         */
+        long[] sumIncoming(Storage.Longs recv, int local) {
+            long[] in = new long[local];
+            long[] bits = new long[words];
+            long[] sums = new long[Arrays.stream(recvCounts).max().orElse(0)];
+            for (int source = 0; source < recvCounts.length; source++) {
+                incoming.copyTo(source * words, bits, words);
+                recv.copyTo(recvDispls[source], sums, recvCounts[source]);
+                int k = 0;
+                for (int w = 0; w < words; w++) {
+                    for (long word = bits[w]; word != 0; word &= word - 1) {
+                        in[(w << 6) + Long.numberOfTrailingZeros(word)] += sums[k++];
+                    }
+                }
+            }
+            return in;
         }
 
         /** Sums sent per iteration: one per distinct destination. */
         int sendLength() {
-            return sendDispls[sendDispls.length - 1] + sendCounts[sendCounts.length - 1];
+            return total(sendCounts, sendDispls);
         }
 
         /** One iteration's exchange of partial sums; collective. */
@@ -302,6 +329,11 @@ public final class PageRank {
                 }
             }
         }
+    }
+
+    /** Elements of all the blocks of an allToAllv side. */
+    private static int total(int[] counts, int[] displs) {
+        return displs[displs.length - 1] + counts[counts.length - 1];
     }
 
     private static int[] prefixSums(int[] counts) {

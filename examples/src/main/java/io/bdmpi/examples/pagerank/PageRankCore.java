@@ -57,11 +57,8 @@ public final class PageRankCore {
         Storage.Ints rowPtr = block.rowPtr();
         int[] chunk = new int[Math.min(TARGET_CHUNK, block.nnz())];
         for (int first = 0; first < rows; ) {
+            int last = block.runEnd(first, TARGET_CHUNK);
             int base = rowPtr.get(first);
-            int last = first + 1;
-            while (last < rows && rowPtr.get(last + 1) - base <= chunk.length) {
-                last++;
-            }
             int length = rowPtr.get(last) - base;
             if (length > chunk.length) {
                 chunk = new int[length];

@@ -112,6 +112,11 @@ public final class HeapStorage implements Storage {
         }
 
         @Override
+        public void copyTo(int at, long[] dst, int len) {
+            System.arraycopy(a, at, dst, 0, len);
+        }
+
+        @Override
         public int length() {
             return a.length;
         }

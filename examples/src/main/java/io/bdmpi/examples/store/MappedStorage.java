@@ -299,6 +299,11 @@ public final class MappedStorage implements Storage {
         public void copyFrom(int at, long[] src, int len) {
             runs(views, shift, at, len, (view, from, done, n) -> views[view].put(from, src, done, n));
         }
+
+        @Override
+        public void copyTo(int at, long[] dst, int len) {
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].get(from, dst, done, n));
+        }
     }
 
     private record MappedFloats(FloatArray a, int length, FloatBuffer[] views, int shift) implements Floats, Mapped {

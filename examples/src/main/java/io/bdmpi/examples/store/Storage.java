@@ -136,6 +136,13 @@ public interface Storage extends AutoCloseable {
                 set(at + i, src[i]);
             }
         }
+
+        /** Copies elements {@code at .. at+len-1} into {@code dst[0..len)}: one bulk read for a hot loop. */
+        default void copyTo(int at, long[] dst, int len) {
+            for (int i = 0; i < len; i++) {
+                dst[i] = get(at + i);
+            }
+        }
     }
 
     /** An array that is also an MPI buffer (see {@link #longMessage}). */

@@ -65,14 +65,24 @@ class StorageHintsTest {
                 values.set(i, i / 4f);
                 cols.set(i, 3 * i);
             }
+            Storage.Longs sums = st.longs("sums", 1000);
+            long[] source = new long[1000];
+            for (int i = 0; i < 1000; i++) {
+                source[i] = -5L * i;
+            }
+            sums.copyFrom(0, source, 1000);
             float[] v = new float[10];
             int[] c = new int[10];
+            long[] s = new long[10];
             values.copyTo(990, v, 10);
             cols.copyTo(500, c, 10);
+            sums.copyTo(100, s, 10);
             assertEquals(990 / 4f, v[0]);
             assertEquals(999 / 4f, v[9]);
             assertEquals(1500, c[0]);
             assertEquals(1527, c[9]);
+            assertEquals(-500, s[0]);
+            assertEquals(-545, s[9]);
             int before = store.arrays().size();
             st.discard(cols);
             assertEquals(before - 1, store.arrays().size());
