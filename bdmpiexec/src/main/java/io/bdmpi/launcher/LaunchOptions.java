@@ -129,6 +129,11 @@ public final class LaunchOptions {
                     + "or save their heap data before blocking calls).")
     boolean shrinkHeapOnPark = DEFAULTS.shrinkHeapOnPark();
 
+    @Option(names = "--no-read-ahead",
+            description = "Do not read the data of the slave that resumes next into memory while others run "
+                    + "(its off-heap and saved arrays; skipped anyway when they would not fit the free memory).")
+    boolean noReadAhead = !DEFAULTS.readAhead();
+
     @Option(names = "--offheap-messages", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory.")
     boolean offHeapMessages = DEFAULTS.offHeapMessages();
@@ -304,6 +309,7 @@ public final class LaunchOptions {
                 .resumePolicy(policyKind)
                 .memoryLimitBytes(memoryLimit)
                 .shrinkHeapOnPark(shrinkHeapOnPark)
+                .readAhead(!noReadAhead)
                 .offHeapMessages(offHeapMessages)
                 .nodeSettings(nodeSettings)
                 .statusLine(progress == null && nodes == 1 && ProgressReporter.stderrIsTerminal())

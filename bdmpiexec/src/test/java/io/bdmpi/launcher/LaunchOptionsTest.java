@@ -248,9 +248,11 @@ class LaunchOptionsTest {
         assertEquals(0, d.memoryLimitBytes());
         assertFalse(d.shrinkHeapOnPark());
         assertFalse(d.offHeapMessages());
-        MasterContext c = ok("--shrink-heap-on-park", "--offheap-messages", "-cp", testClasses(), MAIN);
+        assertTrue(d.readAhead());
+        MasterContext c = ok("--shrink-heap-on-park", "--offheap-messages", "--no-read-ahead", "-cp", testClasses(), MAIN);
         assertTrue(c.shrinkHeapOnPark());
         assertTrue(c.offHeapMessages());
+        assertFalse(c.readAhead());
         assertTrue(fails("--memory-limit", "1m", "-cp", testClasses(), MAIN)
                 .contains("--memory-limit=1048576 must be at least 67108864 (64m)"));
         assertTrue(fails("--memory-limit", "lots", "-cp", testClasses(), MAIN).contains("'lots' is not a byte count"));

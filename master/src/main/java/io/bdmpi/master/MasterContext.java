@@ -52,6 +52,7 @@ public final class MasterContext {
     private long memoryLimitBytes;
     private boolean shrinkHeapOnPark;
     private boolean offHeapMessages;
+    private boolean readAhead = true;
     private List<NodeSettings> nodeSettings = List.of();
     private boolean statusLine;
     private Path traceFile;
@@ -130,6 +131,13 @@ public final class MasterContext {
      */
     public boolean shrinkHeapOnPark() { return shrinkHeapOnPark; }
     public MasterContext shrinkHeapOnPark(boolean v) { shrinkHeapOnPark = v; return this; }
+
+    /**
+     * While slaves run, the master reads the data of the slave that resumes next into memory
+     * (see {@link ReadAhead}): default true; --no-read-ahead turns it off.
+     */
+    public boolean readAhead() { return readAhead; }
+    public MasterContext readAhead(boolean v) { readAhead = v; return this; }
 
     /**
      * Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory

@@ -34,6 +34,10 @@ final class MemoryCgroup implements AutoCloseable {
         String eventsFile() {
             return v2 ? "memory.events" : "memory.oom_control";
         }
+
+        String usageFile() {
+            return v2 ? "memory.current" : "memory.usage_in_bytes";
+        }
     }
 
     private final Location location;
@@ -102,6 +106,15 @@ final class MemoryCgroup implements AutoCloseable {
 
     long limitBytes() {
         return limitBytes;
+    }
+
+    /** Memory the cgroup's processes use now, page cache included; the limit if it cannot be read. */
+    long usageBytes() {
+        try {
+            return Long.parseLong(Files.readString(dir.resolve(location.usageFile())).trim());
+        } catch (IOException | NumberFormatException e) {
+            return limitBytes;
+        }
     }
 
     /** How many processes the kernel's OOM killer has killed in this cgroup so far. */

@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Runs one node's part of a job: spawns the slaves, schedules them, buffers their messages, and
@@ -218,6 +219,7 @@ public final class NodeMaster {
         MessageStore messages = MessageStore.ON_HEAP;
         SlaveIo io;
         ResidencySampler sampler;
+        ReadAhead readAhead;
         MemorySampler memory;
         ProgressReporter progress;
         TimelineRecorder timeline;
@@ -263,6 +265,10 @@ public final class NodeMaster {
                     : context.runningOn(node), policy, messages, System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
             if (runningAuto) {
                 scheduler.followMemory(new RunningController(sessions.length, scheduler.startNs()));
+            }
+            if (context.readAhead()) {
+                readAhead = new ReadAhead(spillDir, freeMemory(cgroup)).start();
+                scheduler.readAheadWith(readAhead::offer);
             }
             if (context.traceFile() != null || context.reportFile() != null) {
                 timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), sessions.length,
@@ -327,11 +333,13 @@ public final class NodeMaster {
             closeQuietly(progress);
             closeQuietly(io);
             closeQuietly(sampler);
+            closeQuietly(readAhead);
             closeQuietly(memory);
             closeQuietly(messages);
             progress = null;
             io = null;
             sampler = null;
+            readAhead = null;
             memory = null;
             messages = MessageStore.ON_HEAP;
         }
@@ -385,6 +393,20 @@ public final class NodeMaster {
      * A slave killed by SIGKILL while the job's cgroup counts OOM kills was killed by the kernel for
      * the memory limit: say so before the exit itself is reported (the first reason wins).
      */
+    /** Memory the job may still fill: its cgroup's limit less its use, else the node's available memory. */
+    private static LongSupplier freeMemory(MemoryCgroup cgroup) {
+        if (cgroup != null) {
+            return () -> cgroup.limitBytes() - cgroup.usageBytes();
+        }
+        return () -> {
+            try {
+                return ProcMemory.meminfo("MemAvailable")[0];
+            } catch (IOException e) {
+                return 0;
+            }
+        };
+    }
+
     private static void reportOomKill(MemoryCgroup cgroup, int rank, Process p, Consumer<MasterEvent> publish) {
         if (p.exitValue() == 128 + 9 && cgroup.oomKills() > 0) {
             publish.accept(new MasterEvent.StopRequested("rank " + rank + " (pid " + p.pid() + ") was killed by the "

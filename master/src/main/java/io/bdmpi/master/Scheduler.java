@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -64,6 +65,10 @@ final class Scheduler {
     private final long startNs;
 
     private final List<SlaveSession> runnable = new ArrayList<>();
+    /** Told the slave that resumes next (see readAheadWith); null: nobody. */
+    private IntConsumer nextToResume;
+    /** The slave last named to nextToResume, until it resumes. */
+    private SlaveSession offeredNext;
     private final Communicators comms;
     private final SharedSpillFiles sharedSpillFiles;
     private final Collectives collectives;
@@ -189,7 +194,28 @@ final class Scheduler {
         while (running < nrunning && !runnable.isEmpty()) {
             resume(runnable.remove(policy.pick(runnable)));
         }
+        offerNext();
         detectDeadlock();
+    }
+
+    /**
+     * From now on, whenever every running slot is taken and slaves wait for one, tell
+     * {@code nextToResume} the world rank of the slave the policy would resume next (once per
+     * slave and wait), so its data can be read in meanwhile (see {@link ReadAhead}).
+     */
+    void readAheadWith(IntConsumer nextToResume) {
+        this.nextToResume = nextToResume;
+    }
+
+    private void offerNext() {
+        if (nextToResume == null || running < nrunning || runnable.isEmpty()) {
+            return;
+        }
+        SlaveSession next = runnable.get(policy.pick(runnable));
+        if (next != offeredNext) {
+            offeredNext = next;
+            nextToResume.accept(next.worldRank);
+        }
     }
 
     /** The clock reading every time in the statistics and the timeline counts from. */
@@ -508,6 +534,9 @@ final class Scheduler {
     }
 
     private void resume(SlaveSession s) {
+        if (s == offeredNext) {
+            offeredNext = null;
+        }
         transition(s, SlaveState.RUNNING);
         s.resumes++;
         s.connection.send(answer(s));

@@ -253,6 +253,26 @@ class SchedulerTest {
     }
 
     @Test
+    void shouldNameTheSlaveThatResumesNextOnceWhileEverySlotIsTaken() {
+        start(3, 1);
+        List<Integer> named = new ArrayList<>();
+        scheduler.readAheadWith(named::add);
+        batchEnd();
+        batchEnd();
+        assertEquals(List.of(1), named, "rank 0 runs, rank 1 is next; named once");
+        conns[0].take();
+        collective(0, 10, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[1].state);
+        assertEquals(List.of(1, 2), named);
+        conns[1].take();
+        collective(1, 10, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[2].state);
+        assertEquals(List.of(1, 2), named, "nobody waits for the slot: nobody named");
+    }
+
+    @Test
     void shouldReleaseBarrierOnlyWhenAllArrived() {
         start(3, 1);
         conns[0].take();

@@ -34,6 +34,11 @@ public final class ArrayStore implements AutoCloseable {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}");
     private static final String ARRAY_SUFFIX = ".array";
+    /**
+     * Off-heap arrays of residency {@link Residency#NONE} (message buffers, which a resume does
+     * not bring back) have a suffix of their own, so that {@link #readAhead} can leave them out.
+     */
+    private static final String BUFFER_SUFFIX = ".buffer";
     private static final String SAVED_SUFFIX = ".saved";
     /** Bytes per read or write of saved arrays: large sequential I/O through one direct buffer. */
     static final int IO_BYTES = 8 << 20;
@@ -70,11 +75,55 @@ public final class ArrayStore implements AutoCloseable {
 
     /** Files of the off-heap arrays in a store's directory (for whoever measures their residency). */
     public static List<Path> arrayFiles(Path dir) throws IOException {
+        return filesEndingWith(dir, ARRAY_SUFFIX, BUFFER_SUFFIX);
+    }
+
+    /**
+     * Asks the kernel to read into the page cache, in the background, what the rank of store
+     * {@code dir} reads when it next resumes: its off-heap arrays but message buffers (residency
+     * NONE), and its saved arrays. The master calls it for the slave it will resume next, while
+     * another runs, so that the slave's prefetch or loads find their data in memory instead of
+     * waiting for the disk. A file deleted meanwhile is skipped.
+     *
+     * @param maxBytes read nothing if the files hold more than this (the memory they may take)
+     * @return the bytes asked for
+     */
+    public static long readAhead(Path dir, long maxBytes) throws IOException {
+        Map<Path, Long> sizes = new LinkedHashMap<>();
+        for (Path file : filesEndingWith(dir, ARRAY_SUFFIX, SAVED_SUFFIX)) {
+            try {
+                sizes.put(file, Files.size(file));
+            } catch (NoSuchFileException gone) {
+                // Deleted since the listing: nothing to read.
+            }
+        }
+        if (sizes.values().stream().mapToLong(Long::longValue).sum() > maxBytes) {
+            return 0;
+        }
+        long bytes = 0;
+        for (Map.Entry<Path, Long> file : sizes.entrySet()) {
+            if (Libc.willNeed(file.getKey(), file.getValue())) {
+                bytes += file.getValue();
+            }
+        }
+        return bytes;
+    }
+
+    /** The files of {@code dir} whose names end with one of {@code suffixes}, sorted; none if there is no such directory. */
+    private static List<Path> filesEndingWith(Path dir, String... suffixes) throws IOException {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(ARRAY_SUFFIX)).sorted().toList();
+            return s.filter(p -> {
+                String name = p.getFileName().toString();
+                for (String suffix : suffixes) {
+                    if (name.endsWith(suffix)) {
+                        return true;
+                    }
+                }
+                return false;
+            }).sorted().toList();
         }
     }
 
@@ -118,7 +167,8 @@ public final class ArrayStore implements AutoCloseable {
         if (a != null) {
             a.close();
         }
-        Files.deleteIfExists(arrayFile(name));
+        Files.deleteIfExists(arrayFile(name, Residency.NONE));
+        Files.deleteIfExists(arrayFile(name, Residency.SEQUENTIAL));
     }
 
     /** The open off-heap arrays, in the order they were made. */
@@ -141,8 +191,15 @@ public final class ArrayStore implements AutoCloseable {
         released = false;
     }
 
-    /** Lets every open array leave memory, losing nothing (called when the rank parks). */
+    /**
+     * Lets every open array leave memory, losing nothing (called when the rank parks). Does
+     * nothing if they were released and not brought back since (a rank parking again inside a
+     * stretch of blocking calls): that would only drop what was read ahead for its resume.
+     */
     public void release() throws IOException {
+        if (released) {
+            return;
+        }
         released = true;
         for (MappedArray a : arrays()) {
             a.release();
@@ -200,7 +257,7 @@ public final class ArrayStore implements AutoCloseable {
             }
             return type.cast(open);
         }
-        Path file = arrayFile(name);
+        Path file = arrayFile(name, residency);
         MappedArray a;
         if (type == ByteArray.class) {
             a = new ByteArray(name, file, length, residency);
@@ -471,8 +528,8 @@ public final class ArrayStore implements AutoCloseable {
         }
     }
 
-    private Path arrayFile(String name) {
-        return dir.resolve(name + ARRAY_SUFFIX);
+    private Path arrayFile(String name, Residency residency) {
+        return dir.resolve(name + (residency == Residency.NONE ? BUFFER_SUFFIX : ARRAY_SUFFIX));
     }
 
     private Path savedFile(String name, ElementKind kind) {

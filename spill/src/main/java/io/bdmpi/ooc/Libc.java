@@ -37,6 +37,14 @@ public final class Libc {
     private static final int O_RDONLY = 0;
     /** Drop these clean, unmapped pages of a file from the page cache. */
     private static final int POSIX_FADV_DONTNEED = 4;
+    /** Read these pages of a file into the page cache, in the background. */
+    private static final int POSIX_FADV_WILLNEED = 3;
+    /**
+     * Bytes per WILLNEED advice (madvise or fadvise): the kernel reads at most one read-ahead
+     * window (the device's read_ahead_kb, often 128 KiB) per call, so a larger range is advised
+     * in slices of that size.
+     */
+    static final long READ_AHEAD_SLICE = 128 << 10;
 
     /** The calls, as jnr-ffi binds them. */
     public interface Calls {
@@ -111,18 +119,49 @@ public final class Libc {
      * Drops a file's clean pages that no process maps from the page cache ({@code posix_fadvise
      * DONTNEED}): what {@code MADV_PAGEOUT} does not reach, e.g. pages read ahead but never touched.
      */
-    static void dropCleanPages(java.nio.file.Path file) throws IOException {
-        int fd = Holder.CALLS.open(file.toString(), O_RDONLY);
-        if (fd < 0) {
+    static void dropCleanPages(Path file) throws IOException {
+        if (!withOpenFile(file, fd -> advise(fd, file, 0, 0, POSIX_FADV_DONTNEED))) {
             throw new IOException("open " + file + " failed: errno " + Holder.RUNTIME.getLastError());
         }
-        try {
-            int err = Holder.CALLS.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-            if (err != 0) {
-                throw new IOException("posix_fadvise(DONTNEED) of " + file + " failed: errno " + err);
+    }
+
+    /**
+     * Starts reading the first {@code bytes} of a file into the page cache ({@code posix_fadvise
+     * WILLNEED}, which queues the reads and returns), in slices of {@link #READ_AHEAD_SLICE}.
+     * False if the file could not be opened (e.g. deleted meanwhile).
+     */
+    static boolean willNeed(Path file, long bytes) throws IOException {
+        return withOpenFile(file, fd -> {
+            for (long offset = 0; offset < bytes; offset += READ_AHEAD_SLICE) {
+                advise(fd, file, offset, Math.min(READ_AHEAD_SLICE, bytes - offset), POSIX_FADV_WILLNEED);
             }
+        });
+    }
+
+    /** Something done with a file descriptor. */
+    private interface FdAction {
+        void run(int fd) throws IOException;
+    }
+
+    /** Runs {@code action} on the file opened read-only; false if it could not be opened. */
+    private static boolean withOpenFile(Path file, FdAction action) throws IOException {
+        int fd = Holder.CALLS.open(file.toString(), O_RDONLY);
+        if (fd < 0) {
+            return false;
+        }
+        try {
+            action.run(fd);
+            return true;
         } finally {
             Holder.CALLS.close(fd);
+        }
+    }
+
+    /** {@code posix_fadvise} of {@code len} bytes from {@code offset} (0: to the end). */
+    private static void advise(int fd, Path file, long offset, long len, int advice) throws IOException {
+        int err = Holder.CALLS.posix_fadvise(fd, offset, len, advice);
+        if (err != 0) {
+            throw new IOException("posix_fadvise(" + advice + ") of " + file + " failed: errno " + err);
         }
     }
 
@@ -132,7 +171,7 @@ public final class Libc {
         long pages = (len + page - 1) / page;
         long resident = 0;
         // mincore fills one byte per page: ask in slices, so a huge region needs no huge vector.
-        int slicePages = 1 << 16;
+        int slicePages = (int) Math.min(1 << 16, pages);
         byte[] vec = new byte[slicePages];
         for (long p = 0; p < pages; p += slicePages) {
             int n = (int) Math.min(slicePages, pages - p);

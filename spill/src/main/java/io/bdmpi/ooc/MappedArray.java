@@ -27,9 +27,6 @@ public abstract sealed class MappedArray implements AutoCloseable
     public static final long CHUNK_BYTES = 1L << CHUNK_SHIFT;
     static final int CHUNK_MASK = (int) (CHUNK_BYTES - 1);
 
-    /** Bytes per madvise(WILLNEED) call: the kernel's default read-ahead window. */
-    private static final long WILLNEED_SLICE = 128 << 10;
-
     private final String name;
     private final Path file;
     private final long length;
@@ -164,12 +161,12 @@ public abstract sealed class MappedArray implements AutoCloseable
     }
 
     /**
-     * The kernel reads at most one read-ahead window (the device's read_ahead_kb, often 128 KiB)
-     * per WILLNEED call: advise in slices of that size so the whole range is read.
+     * The kernel reads at most one read-ahead window per WILLNEED call: advise in slices of
+     * {@link Libc#READ_AHEAD_SLICE} so the whole range is read.
      */
     private static void willNeed(long addr, long len) throws IOException {
-        for (long off = 0; off < len; off += WILLNEED_SLICE) {
-            Libc.madvise(addr + off, Math.min(WILLNEED_SLICE, len - off), Libc.MADV_WILLNEED);
+        for (long off = 0; off < len; off += Libc.READ_AHEAD_SLICE) {
+            Libc.madvise(addr + off, Math.min(Libc.READ_AHEAD_SLICE, len - off), Libc.MADV_WILLNEED);
         }
     }
 

@@ -202,12 +202,39 @@ class MappedArrayTest {
         }
     }
 
-    /** Drops a closed array's clean pages from the page cache, through a fresh mapping of the file. */
-    private static void evictFromPageCache(Path file) throws IOException {
-        try (ArrayStore other = ArrayStore.open(file.getParent())) {
-            String name = file.getFileName().toString().replace(".array", "");
-            other.ints(name, Files.size(file) / 4, Residency.WILLNEED).release();
+    @Test
+    void readAheadBringsTheArraysIntoMemoryButNotTheBuffersNorMoreThanItsLimit() throws Exception {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            IntArray data = store.ints("data", 8L << 20, Residency.SEQUENTIAL);
+            IntArray buffer = store.ints("buffer", 8L << 20, Residency.NONE);
+            for (long i = 0; i < data.length(); i += 1024) {
+                data.set(i, 5);
+                buffer.set(i, 6);
+            }
+            store.release();
+            buffer.flush();
+            buffer.close();
+            evictFromPageCache(buffer.file());
+            buffer = store.ints("buffer", 8L << 20, Residency.NONE);
+            assertTrue(fraction(data) < 0.1 && fraction(buffer) < 0.1, "released: " + fraction(data) + ", " + fraction(buffer));
+
+            assertEquals(0, ArrayStore.readAhead(dir, data.byteSize() - 1), "more than the limit: nothing read");
+            assertTrue(fraction(data) < 0.1, "nothing read, yet " + fraction(data) + " resident");
+
+            assertEquals(data.byteSize(), ArrayStore.readAhead(dir, data.byteSize()));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (fraction(data) < 0.9 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(fraction(data) >= 0.9, "read ahead: " + fraction(data) + " resident");
+            assertTrue(fraction(buffer) < 0.1, "a message buffer is not read ahead, yet " + fraction(buffer) + " resident");
+            assertEquals(0, ArrayStore.readAhead(dir.resolve("gone"), Long.MAX_VALUE), "no store: nothing to read");
         }
+    }
+
+    /** Drops a closed array's pages from the page cache (they must have been written back). */
+    private static void evictFromPageCache(Path file) throws IOException {
+        Libc.dropCleanPages(file);
     }
 
     /** SEQUENTIAL and MLOCK are synchronous; WILLNEED reads ahead in the background. */
