@@ -389,10 +389,6 @@ public final class NodeMaster {
         return sessions;
     }
 
-    /**
-     * A slave killed by SIGKILL while the job's cgroup counts OOM kills was killed by the kernel for
-     * the memory limit: say so before the exit itself is reported (the first reason wins).
-     */
     /** Memory the job may still fill: its cgroup's limit less its use, else the node's available memory. */
     private static LongSupplier freeMemory(MemoryCgroup cgroup) {
         if (cgroup != null) {
@@ -407,6 +403,10 @@ public final class NodeMaster {
         };
     }
 
+    /**
+     * A slave killed by SIGKILL while the job's cgroup counts OOM kills was killed by the kernel for
+     * the memory limit: say so before the exit itself is reported (the first reason wins).
+     */
     private static void reportOomKill(MemoryCgroup cgroup, int rank, Process p, Consumer<MasterEvent> publish) {
         if (p.exitValue() == 128 + 9 && cgroup.oomKills() > 0) {
             publish.accept(new MasterEvent.StopRequested("rank " + rank + " (pid " + p.pid() + ") was killed by the "

@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,15 +116,7 @@ public final class ArrayStore implements AutoCloseable {
             return List.of();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> {
-                String name = p.getFileName().toString();
-                for (String suffix : suffixes) {
-                    if (name.endsWith(suffix)) {
-                        return true;
-                    }
-                }
-                return false;
-            }).sorted().toList();
+            return s.filter(p -> Arrays.stream(suffixes).anyMatch(p.getFileName().toString()::endsWith)).sorted().toList();
         }
     }
 
