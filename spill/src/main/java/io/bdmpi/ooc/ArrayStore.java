@@ -53,6 +53,11 @@ public final class ArrayStore implements AutoCloseable {
     private volatile boolean prefetchDeferred;
     /** The arrays were released and have not been brought back since. */
     private volatile boolean released;
+    /**
+     * An array may have pages in memory that a release would let go: one was brought back or
+     * made since the last release.
+     */
+    private volatile boolean mayBeInMemory;
 
     private ArrayStore(Path dir) {
         this.dir = dir;
@@ -178,6 +183,7 @@ public final class ArrayStore implements AutoCloseable {
         if (prefetchDeferred) {
             return;
         }
+        mayBeInMemory = true;
         for (MappedArray a : arrays()) {
             a.prefetch();
         }
@@ -186,13 +192,14 @@ public final class ArrayStore implements AutoCloseable {
 
     /**
      * Lets every open array leave memory, losing nothing (called when the rank parks). Does
-     * nothing if they were released and not brought back since (a rank parking again inside a
-     * stretch of blocking calls): that would only drop what was read ahead for its resume.
+     * nothing if none was brought back or made since the last release (a rank parking again
+     * inside a stretch of blocking calls): that would only drop what was read ahead for its resume.
      */
     public void release() throws IOException {
-        if (released) {
+        if (!mayBeInMemory) {
             return;
         }
+        mayBeInMemory = false;
         released = true;
         for (MappedArray a : arrays()) {
             a.release();
@@ -264,6 +271,7 @@ public final class ArrayStore implements AutoCloseable {
             a = new DoubleArray(name, file, length, residency);
         }
         arrays.put(name, a);
+        mayBeInMemory = true;
         return type.cast(a);
     }
 

@@ -187,6 +187,26 @@ class MappedArrayTest {
     }
 
     @Test
+    void aParkInsideAStretchReleasesOnlyWhatCameBackOrWasMadeSinceTheLastRelease() throws Exception {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            IntArray a = store.ints("early", 4L << 20, Residency.SEQUENTIAL);
+            store.deferPrefetch();
+            store.release();
+            a.prefetch(); // what a read-ahead does while the rank is parked
+            store.release(); // parked again in the same stretch: the read-ahead stays
+            assertTrue(fraction(a) >= 0.9, "read ahead, then dropped: " + fraction(a) + " resident");
+            IntArray late = store.ints("late", 4L << 20, Residency.SEQUENTIAL);
+            for (long i = 0; i < late.length(); i += 1024) {
+                late.set(i, 1);
+            }
+            store.release(); // an array made since the last release goes
+            assertTrue(fraction(late) < 0.1, "made inside the stretch, yet " + fraction(late) + " resident after a park");
+            store.endPrefetchDeferral();
+            awaitResident(late, Residency.SEQUENTIAL);
+        }
+    }
+
+    @Test
     void releaseAlsoDropsPagesReadAheadButNeverTouched() throws Exception {
         try (ArrayStore store = ArrayStore.open(dir)) {
             IntArray a = store.ints("w", 16L << 20, Residency.WILLNEED);

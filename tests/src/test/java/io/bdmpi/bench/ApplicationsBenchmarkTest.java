@@ -180,7 +180,7 @@ class ApplicationsBenchmarkTest {
                 column("serialPeakRssMiB", "serial peak RSS MiB"),
                 column("bestPeakRssMiB", "best: slave peak RSS max MiB"));
         for (String app : applications) {
-            if (!TARGETS.containsKey(app)) {
+            if (!APPLICATIONS.contains(app)) {
                 throw new IllegalArgumentException("bench.apps.applications: unknown application " + app + ", not one of " + APPLICATIONS);
             }
         }

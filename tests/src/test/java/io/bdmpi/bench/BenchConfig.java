@@ -26,11 +26,8 @@ final class BenchConfig {
 
     /** The comma-separated integer list {@code name}, else {@code normal} (or {@code quick} in a quick run). */
     static List<Integer> integers(String name, List<Integer> normal, List<Integer> quick) {
-        String value = System.getProperty(name);
-        if (value == null || value.isBlank()) {
-            return quick() ? quick : normal;
-        }
-        return strings(name, List.of()).stream().map(Integer::valueOf).toList();
+        List<String> values = strings(name, null);
+        return values == null ? (quick() ? quick : normal) : values.stream().map(Integer::valueOf).toList();
     }
 
     /** The comma-separated list {@code name}, else {@code normal}. */

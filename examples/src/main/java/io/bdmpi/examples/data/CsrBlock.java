@@ -21,15 +21,18 @@ public record CsrBlock(long firstRow, int rows, Storage.Ints rowPtr, Storage.Int
         return rowPtr.get(rows);
     }
 
+    /** Most non-zeros in a run of rows (see {@link #runEnd}), unless one row has more. */
+    public static final int RUN_NNZ = 1 << 16;
+
     /**
-     * The end of the run of whole rows from {@code first} that has at most {@code maxNnz}
+     * The end of the run of whole rows from {@code first} that has at most {@link #RUN_NNZ}
      * non-zeros (a longer row is a run of its own): a hot loop copies a run's non-zeros to the
      * heap in one bulk read instead of reading a mapped array element by element or row by row.
      */
-    public int runEnd(int first, int maxNnz) {
+    public int runEnd(int first) {
         int base = rowPtr.get(first);
         int last = first + 1;
-        while (last < rows && rowPtr.get(last + 1) - base <= maxNnz) {
+        while (last < rows && rowPtr.get(last + 1) - base <= RUN_NNZ) {
             last++;
         }
         return last;

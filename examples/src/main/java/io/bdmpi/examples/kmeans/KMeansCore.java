@@ -21,8 +21,6 @@ public final class KMeansCore {
     private static final double ONE = 0x1.0p32;
     private static final long STREAM_ROOT = 31;
     private static final long STREAM_PICK = 32;
-    /** Non-zeros that {@link #assign} copies to the heap at a time (more for a row that has more). */
-    private static final int RUN_NNZ = 1 << 16;
 
     private KMeansCore() {
     }
@@ -95,11 +93,11 @@ public final class KMeansCore {
         int[] runCols = new int[0];
         float[] runValues = new float[0];
         for (int first = 0; first < block.rows(); ) {
-            int last = block.runEnd(first, RUN_NNZ);
+            int last = block.runEnd(first);
             int base = rowPtr.get(first);
             int length = rowPtr.get(last) - base;
             if (length > runCols.length) {
-                runCols = new int[Math.max(length, Math.min(RUN_NNZ, block.nnz()))];
+                runCols = new int[Math.max(length, Math.min(CsrBlock.RUN_NNZ, block.nnz()))];
                 runValues = new float[runCols.length];
             }
             block.cols().copyTo(base, runCols, length);

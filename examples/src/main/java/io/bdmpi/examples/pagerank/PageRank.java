@@ -208,7 +208,7 @@ public final class PageRank {
      * for a list of local vertices (about 10x more at 32 ranks of the benchmark's R-MAT graph),
      * and what a rank reads back every iteration is what out-of-core PageRank is bound by.
      */
-    private record Exchange(Storage.Ints targets, Storage.Longs incoming, int words, int[] sendCounts, int[] sendDispls,
+    private record Exchange(Storage.Ints targets, Storage.Longs incoming, int[] sendCounts, int[] sendDispls,
                             int[] recvCounts, int[] recvDispls) {
 
         /** Plans the exchange of a rank holding rows {@code bounds[rank] ..} as {@code block}; collective. */
@@ -247,7 +247,7 @@ public final class PageRank {
             incoming.copyFrom(0, bits, bits.length);
             st.discard(destinations);
             st.discard(sources);
-            return new Exchange(targets, incoming, words, sendCounts, sendDispls, recvCounts, recvDispls);
+            return new Exchange(targets, incoming, sendCounts, sendDispls, recvCounts, recvDispls);
         }
 
         /** Sums received per iteration: one per distinct destination of every source. */
@@ -261,6 +261,7 @@ public final class PageRank {
          * sums and bits, not an access to a mapped array per sum).
          */
         long[] sumIncoming(Storage.Longs recv, int local) {
+            int words = incoming.length() / recvCounts.length;
             long[] in = new long[local];
             long[] bits = new long[words];
             long[] sums = new long[Arrays.stream(recvCounts).max().orElse(0)];

@@ -34,13 +34,6 @@ public final class PageRankCore {
     }
 
     /**
-     * Non-zeros whose targets {@link #push} copies to the heap at a time when they are not a heap
-     * array (more for a row that has more): the inner loop then reads a heap array, not a mapped
-     * one that checks every index.
-     */
-    private static final int TARGET_CHUNK = 1 << 16;
-
-    /**
      * Pushes the rank of every row of {@code block} along its edges: for the k-th non-zero of row
      * i, {@code acc[targets[k]] += fixed(pr[prOffset + i] / degree(i))}. The sums are a heap array
      * because they are random updates, which on a mapped array also pay an index check and a view
@@ -55,9 +48,11 @@ public final class PageRankCore {
             return;
         }
         Storage.Ints rowPtr = block.rowPtr();
-        int[] chunk = new int[Math.min(TARGET_CHUNK, block.nnz())];
+        // Targets that are not one heap array are copied a run of rows at a time: the inner loop
+        // then reads a heap array, not a mapped one that checks every index.
+        int[] chunk = new int[Math.min(CsrBlock.RUN_NNZ, block.nnz())];
         for (int first = 0; first < rows; ) {
-            int last = block.runEnd(first, TARGET_CHUNK);
+            int last = block.runEnd(first);
             int base = rowPtr.get(first);
             int length = rowPtr.get(last) - base;
             if (length > chunk.length) {
