@@ -6,6 +6,7 @@ import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.slave.CollectiveResult;
+import io.bdmpi.slave.Outgoing;
 import io.bdmpi.slave.SlaveRuntime;
 
 import java.io.ByteArrayInputStream;
@@ -173,7 +174,7 @@ public final class BDMPI {
     private static CollectiveResult checkpointCall(SlaveRuntime rt, String call, CollectiveKind kind, ByteBuffer data)
             throws MPIException {
         try {
-            return rt.collective(Protocol.COMM_WORLD_ID, kind, 0, ReduceOp.NONE, ElementType.NONE, 0, new long[0], data);
+            return rt.collective(Protocol.COMM_WORLD_ID, kind, 0, ReduceOp.NONE, ElementType.NONE, 0, new long[0], Outgoing.of(data));
         } catch (IOException e) {
             throw MPI.COMM_WORLD.handle(Errors.transport(call, e));
         }

@@ -7,7 +7,6 @@ import io.bdmpi.slave.CollectiveResult;
 import io.bdmpi.slave.SlaveRuntime;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 
 /**
  * One member's part of one collective, checked and ready: what it hands the master (the start's
@@ -49,7 +48,7 @@ final class CollectiveCall {
 
     /** Sends this member's part and waits (parked) for its result, which it then places. */
     void run(SlaveRuntime rt, int commId) throws IOException, MPIException {
-        CollectiveResult result = rt.collective(commId, kind, root, op, type, count, blockBytes, pack(rt));
+        CollectiveResult result = rt.collective(commId, kind, root, op, type, count, blockBytes, Span.message(sends));
         place(result);
     }
 
@@ -60,23 +59,11 @@ final class CollectiveCall {
      * @return the request id whose result {@link #place} takes
      */
     long start(SlaveRuntime rt, int commId) throws IOException {
-        return rt.startCollective(commId, kind, root, op, type, count, blockBytes, pack(rt));
+        return rt.startCollective(commId, kind, root, op, type, count, blockBytes, Span.message(sends));
     }
 
     /** Copies this member's share of the result into the program's buffers. */
     void place(CollectiveResult result) throws MPIException {
         placement.place(name, result);
-    }
-
-    private ByteBuffer pack(SlaveRuntime rt) {
-        int total = 0;
-        for (Span s : sends) {
-            total += s.bytes();
-        }
-        ByteBuffer data = rt.packingBuffer(total);
-        for (Span s : sends) {
-            s.packInto(data);
-        }
-        return data.flip();
     }
 }

@@ -272,19 +272,16 @@ public class Comm implements Freeable, Cloneable {
 
     private void send(String call, Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         SlaveRuntime rt = enter(call);
-        int bytes;
         try {
-            bytes = checkSend(call, rt, buf, count, type, dest, tag);
+            checkSend(call, rt, buf, count, type, dest, tag);
         } catch (MPIException e) {
             throw handle(e);
         }
         if (dest == MPI.PROC_NULL) {
             return;
         }
-        ByteBuffer packed = rt.packingBuffer(bytes);
-        BufferAccess.pack(buf, count, type, packed);
         try {
-            rt.send(commId, dest, tag, packed.flip());
+            rt.send(commId, dest, tag, Span.message(new Span(buf, 0, count, type)));
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
@@ -1006,15 +1003,14 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- checks
 
-    private int checkSend(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int dest, int tag)
+    private void checkSend(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         checkType(call, type);
-        int bytes = BufferAccess.byteLength(call, buf, count, type, false);
+        BufferAccess.byteLength(call, buf, count, type, false);
         checkRank(call, rt, dest, false);
         if (tag < 0 || tag > MPI.TAG_UB_VALUE) {
             throw MPIException.of(MPI.ERR_TAG, call + ": invalid tag " + tag + " (valid: 0 to " + MPI.TAG_UB_VALUE + ")");
         }
-        return bytes;
     }
 
     private void checkRecv(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int source, int tag)

@@ -1,5 +1,7 @@
 package mpi;
 
+import io.bdmpi.slave.Outgoing;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -31,6 +33,32 @@ record Span(Object buf, int offset, int count, Datatype type) {
     /** Writes the span's items at {@code dst}'s position, advancing it. */
     void packInto(ByteBuffer dst) {
         BufferAccess.pack(buf, offset, count, type, dst);
+    }
+
+    /** The spans' items, one part per span: what a call sends. */
+    static Outgoing message(Span... spans) {
+        return new Outgoing() {
+            @Override
+            public int parts() {
+                return spans.length;
+            }
+
+            @Override
+            public int itemBytes(int part) {
+                return Math.max(1, spans[part].type.byteSize());
+            }
+
+            @Override
+            public int items(int part) {
+                return spans[part].type.byteSize() == 0 ? 0 : spans[part].count;
+            }
+
+            @Override
+            public void pack(int part, int first, int count, ByteBuffer dst) {
+                Span s = spans[part];
+                BufferAccess.pack(s.buf, s.offset + first, count, s.type, dst);
+            }
+        };
     }
 
     /** Copies {@code src} (position to limit, no longer than the span) over the span's items. */

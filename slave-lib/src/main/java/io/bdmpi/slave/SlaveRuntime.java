@@ -35,6 +35,11 @@ public final class SlaveRuntime implements AutoCloseable {
     private static final int INITIAL_BUFFER = 64 * 1024;
     /** How long an aborting slave waits to be killed by its master before it halts itself. */
     private static final long ABORT_GRACE_MS = 5_000;
+    /**
+     * Bytes packed at a time into a spill file: few enough that the packing buffer stays within
+     * what small messages keep (twice the default inline limit), enough for few write calls.
+     */
+    private static final int SPILL_CHUNK_BYTES = 256 * 1024;
 
     private final SlaveEnvironment env;
     private final SocketChannel channel;
@@ -104,11 +109,11 @@ public final class SlaveRuntime implements AutoCloseable {
     }
 
     /**
-     * A reusable native-order direct buffer of at least {@code bytes} capacity, cleared, for packing
-     * an outgoing message. Valid until the next call of this method or the next request to the
-     * master (see {@link #flushOut}).
+     * The reusable native-order direct buffer, of at least {@code bytes} capacity, cleared, for
+     * packing an outgoing message or a chunk of one. Valid until the next call of this method or
+     * the next request to the master (see {@link #flushOut}).
      */
-    public synchronized ByteBuffer packingBuffer(int bytes) {
+    private ByteBuffer packingBuffer(int bytes) {
         if (packing.capacity() < bytes) {
             packing = ByteBuffer.allocateDirect(Math.max(bytes, packing.capacity() * 2)).order(ByteOrder.nativeOrder());
         }
@@ -119,9 +124,9 @@ public final class SlaveRuntime implements AutoCloseable {
      * Buffered send: returns once the master owns the message. Messages larger than the inline limit
      * are first written to a new spill file.
      *
-     * @param message bytes from position to limit; not modified
+     * @param message packed now; the program's buffers are free again on return
      */
-    public synchronized void send(int commId, int dest, int tag, ByteBuffer message) throws IOException {
+    public synchronized void send(int commId, int dest, int tag, Outgoing message) throws IOException {
         write(new SlaveRequest.Send(commId, dest, tag, payload(message, false)));
     }
 
@@ -174,7 +179,7 @@ public final class SlaveRuntime implements AutoCloseable {
      * @param data bytes from position to limit, not modified; may be empty
      */
     public synchronized long startCollective(int commId, CollectiveKind kind, int root, ReduceOp op, ElementType type,
-                                             int count, long[] blockBytes, ByteBuffer data) throws IOException {
+                                             int count, long[] blockBytes, Outgoing data) throws IOException {
         long id = nextRequestId++;
         write(collectiveStart(id, commId, kind, root, op, type, count, blockBytes, data));
         return id;
@@ -182,7 +187,7 @@ public final class SlaveRuntime implements AutoCloseable {
 
     /** As {@link #startCollective}, then waits (parked) until the collective completes for this slave. */
     public synchronized CollectiveResult collective(int commId, CollectiveKind kind, int root, ReduceOp op,
-                                                    ElementType type, int count, long[] blockBytes, ByteBuffer data)
+                                                    ElementType type, int count, long[] blockBytes, Outgoing data)
             throws IOException {
         long id = nextRequestId++;
         return startAndWait(id, collectiveStart(id, commId, kind, root, op, type, count, blockBytes, data));
@@ -285,15 +290,38 @@ public final class SlaveRuntime implements AutoCloseable {
         return new SpillException("data of " + bytes + " bytes exceeds the 2 GiB limit of one receive buffer");
     }
 
-    /** Inline up to the inline limit (or always, when the master must read it), else a new spill file. */
-    private Payload payload(ByteBuffer data, boolean alwaysInline) throws SpillException {
-        return alwaysInline || data.remaining() <= env.inlineMaxBytes()
-                ? new Payload.Inline(data)
-                : new Payload.Spilled(spill.write(data), data.remaining());
+    /**
+     * Inline up to the inline limit (or always, when the master must read it), else a new spill
+     * file, packed {@link #SPILL_CHUNK_BYTES} at a time.
+     */
+    private Payload payload(Outgoing data, boolean alwaysInline) throws SpillException {
+        long length = data.length();
+        if (alwaysInline || length <= env.inlineMaxBytes()) {
+            if (length > Integer.MAX_VALUE - 8) {
+                throw tooLarge(length);
+            }
+            ByteBuffer packed = packingBuffer((int) length);
+            for (int p = 0; p < data.parts(); p++) {
+                data.pack(p, 0, data.items(p), packed);
+            }
+            return new Payload.Inline(packed.flip());
+        }
+        try (SpillDirectory.Writer file = spill.newFile(length)) {
+            for (int p = 0; p < data.parts(); p++) {
+                int itemBytes = data.itemBytes(p);
+                ByteBuffer chunk = packingBuffer(Math.max(SPILL_CHUNK_BYTES, itemBytes));
+                int perChunk = chunk.capacity() / itemBytes;
+                for (int first = 0; first < data.items(p); first += perChunk) {
+                    data.pack(p, first, Math.min(perChunk, data.items(p) - first), chunk.clear());
+                    file.write(chunk.flip());
+                }
+            }
+            return new Payload.Spilled(file.finish(), length);
+        }
     }
 
     private SlaveRequest.StartCollective collectiveStart(long id, int commId, CollectiveKind kind, int root, ReduceOp op,
-                                                         ElementType type, int count, long[] blockBytes, ByteBuffer data)
+                                                         ElementType type, int count, long[] blockBytes, Outgoing data)
             throws SpillException {
         boolean masterReads = kind.reduces && op != ReduceOp.USER || kind == CollectiveKind.BCAST;
         return new SlaveRequest.StartCollective(id, commId, kind, root, op, type, count, blockBytes,

@@ -45,19 +45,76 @@ public final class SpillDirectory {
      *                        no file is left behind then
      */
     public String write(ByteBuffer data) throws SpillException {
-        String name = prefix + sequence.incrementAndGet();
-        Path file = dir.resolve(name);
-        long size = data.remaining();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer view = data.duplicate();
-            while (view.hasRemaining()) {
-                ch.write(view);
-            }
-        } catch (IOException e) {
-            deleteQuietly(file);
-            throw new SpillException("cannot write a message of " + size + " bytes to " + dir + ": " + e.getMessage(), e);
+        try (Writer w = newFile(data.remaining())) {
+            w.write(data.duplicate());
+            return w.finish();
         }
-        return name;
+    }
+
+    /** A new file to write a message of {@code length} bytes into, a piece at a time (see {@link Writer}). */
+    public Writer newFile(long length) throws SpillException {
+        return new Writer(dir.resolve(prefix + sequence.incrementAndGet()), length);
+    }
+
+    /**
+     * A message file being written: {@link #finish} publishes it, closing it before that deletes
+     * it (a failed or abandoned write leaves nothing behind).
+     */
+    public final class Writer implements AutoCloseable {
+
+        private final Path file;
+        private final long length;
+        private final FileChannel channel;
+        private boolean finished;
+
+        private Writer(Path file, long length) throws SpillException {
+            this.file = file;
+            this.length = length;
+            try {
+                channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        /** Appends the buffer's remaining bytes (its position advances to its limit). */
+        public void write(ByteBuffer data) throws SpillException {
+            try {
+                while (data.hasRemaining()) {
+                    channel.write(data);
+                }
+            } catch (IOException e) {
+                throw failed(e);
+            }
+        }
+
+        /** Closes the complete file. @return its name (not path), to be handed to the reader */
+        public String finish() throws SpillException {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                throw failed(e);
+            }
+            finished = true;
+            return file.getFileName().toString();
+        }
+
+        private SpillException failed(IOException e) {
+            return new SpillException("cannot write a message of " + length + " bytes to " + dir + ": " + e.getMessage(), e);
+        }
+
+        /** Deletes the file unless it was finished. */
+        @Override
+        public void close() {
+            if (!finished) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // The file goes anyway.
+                }
+                deleteQuietly(file);
+            }
+        }
     }
 
     /**

@@ -40,6 +40,27 @@ class SpillDirectoryTest {
     }
 
     @Test
+    void aFileWrittenInPiecesIsPublishedWholeOnlyWhenFinished() throws Exception {
+        SpillDirectory spill = new SpillDirectory(dir, "r3-");
+        String name;
+        try (SpillDirectory.Writer w = spill.newFile(6)) {
+            w.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            w.write(ByteBuffer.wrap(new byte[] {4, 5, 6}));
+            name = w.finish();
+        }
+        ByteBuffer dest = ByteBuffer.allocate(6);
+        spill.readAndDelete(name, 6, dest);
+        assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6}), dest.flip());
+
+        try (SpillDirectory.Writer w = spill.newFile(6)) {
+            w.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(0, files.count(), "a writer closed before it finished leaves no file");
+        }
+    }
+
+    @Test
     void shouldRefuseFilesOfTheWrongLengthOrTooBigForTheBuffer() throws Exception {
         SpillDirectory spill = new SpillDirectory(dir, "r1-");
         String name = spill.write(ByteBuffer.allocate(100));

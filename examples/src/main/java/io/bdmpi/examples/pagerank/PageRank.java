@@ -13,6 +13,7 @@ import mpi.Checkpointable;
 import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Request;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -116,10 +117,10 @@ public final class PageRank {
             st.readOnly(ex.targets());
             st.readOnly(ex.incoming());
 
-            // The message buffers stay usable while the rank is parked in the exchange (see
-            // Storage.longMessage).
-            Storage.LongMessage send = st.longMessage("send", ex.sendLength());
-            Storage.LongMessage recv = st.longMessage("recv", ex.recvLength());
+            // The sums are dead once sent or added up: scratch buffers with no file behind them,
+            // dropped before the rank blocks again.
+            Storage.LongScratch send = st.longScratch("send", ex.sendLength());
+            Storage.LongScratch recv = st.longScratch("recv", ex.recvLength());
             if (!restored) {
                 for (int i = 0; i < local; i++) {
                     pr.set(i, PageRankCore.initialRank(n));
@@ -129,41 +130,47 @@ public final class PageRank {
             }
             timer.start();
             boolean converged = state.iteration > 0 && PageRankCore.converged(totals[0], tolerance);
-            // The data is needed from one exchange to the next: the allReduce that ends an
-            // iteration and the next iteration's allToAllv run in one blocking stretch, with the
-            // next contributions pushed before it (wasted once, when the allReduce says stop). A
-            // checkpoint (which saves the ranks) ends the stretch after the allReduce.
-            boolean exchangeDue = true;
+            // The incoming sums of the next rank update, once received: a heap array that is never
+            // held while the rank is parked.
+            long[] in = null;
             while (state.iteration < maxIterations && !converged) {
                 int iteration = ++state.iteration;
                 checkpoints.startIteration(rank, iteration);
-                if (exchangeDue) {
+                if (in == null) {
                     push(block, ex.targets(), pr, send);
-                    st.blocking(() -> ex.exchange(comm, send, recv));
+                    st.blocking(() -> ex.start(comm, send, recv).waitFor());
+                    in = ex.receive(recv, local);
                 }
-                // Scratch that carries nothing between iterations: a parked rank does not hold it.
-                long[] in = ex.sumIncoming(recv, local);
                 long change = 0;
                 for (int i = 0; i < local; i++) {
                     double next = PageRankCore.rank(in[i], totals[1], n);
                     change += PageRankCore.change(next, pr.get(i));
                     pr.set(i, next);
                 }
+                in = null;
                 totals[0] = change;
                 totals[1] = PageRankCore.dangling(block, pr, 0);
+                // The next iteration's exchange runs in the same blocking stretch as the allReduce
+                // that ends this one, so the data leaves memory once per iteration. It starts
+                // first: its sums are then copied out (and dropped) before the allReduce can park
+                // the rank. When the allReduce says stop, that exchange was in vain. A checkpoint
+                // (which saves the ranks) ends the stretch after the allReduce.
                 boolean exchangeNext = !checkpoints.due(iteration) && iteration < maxIterations;
                 if (exchangeNext) {
                     push(block, ex.targets(), pr, send);
                 }
                 st.blocking(() -> {
+                    Request exchange = exchangeNext ? ex.start(comm, send, recv) : null;
                     comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
-                    if (exchangeNext && !PageRankCore.converged(totals[0], tolerance)) {
-                        ex.exchange(comm, send, recv);
+                    if (exchange != null) {
+                        exchange.waitFor();
                     }
                 });
                 converged = PageRankCore.converged(totals[0], tolerance);
+                if (exchangeNext) {
+                    in = ex.receive(recv, local);
+                }
                 checkpoints.endIteration(st, iteration, state);
-                exchangeDue = !exchangeNext;
             }
             int iteration = state.iteration;
             String timing = timer.line("PageRank", iteration);
@@ -184,18 +191,13 @@ public final class PageRank {
 
     /**
      * Pushes this rank's contributions into {@code send}, which holds one sum per distinct
-     * destination. A mapped buffer gets the sums from a heap array in one sequential copy (see
-     * PageRankCore.push).
+     * destination. The sums are added up in a heap array (random updates, see PageRankCore.push)
+     * and copied over in one sequential pass.
      */
-    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, Storage.LongMessage send) {
-        if (send.buffer() instanceof long[] onHeap) {
-            Arrays.fill(onHeap, 0);
-            PageRankCore.push(block, targets, pr, 0, onHeap);
-        } else {
-            long[] sums = new long[send.length()];
-            PageRankCore.push(block, targets, pr, 0, sums);
-            send.copyFrom(0, sums, sums.length);
-        }
+    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, Storage.LongScratch send) {
+        long[] sums = new long[send.length()];
+        PageRankCore.push(block, targets, pr, 0, sums);
+        send.copyFrom(0, sums, sums.length);
     }
 
     /**
@@ -258,9 +260,9 @@ public final class PageRank {
         /**
          * The incoming sum of each of the {@code local} vertices: every source's sums in
          * {@code recv} added at its destinations, one source at a time (a heap copy of its
-         * sums and bits, not an access to a mapped array per sum).
+         * sums and bits, not an access to a mapped array per sum). Drops {@code recv}.
          */
-        long[] sumIncoming(Storage.Longs recv, int local) {
+        long[] receive(Storage.LongScratch recv, int local) {
             int words = incoming.length() / recvCounts.length;
             long[] in = new long[local];
             long[] bits = new long[words];
@@ -275,6 +277,7 @@ public final class PageRank {
                     }
                 }
             }
+            recv.drop();
             return in;
         }
 
@@ -283,9 +286,16 @@ public final class PageRank {
             return total(sendCounts, sendDispls);
         }
 
-        /** One iteration's exchange of partial sums; collective. */
-        void exchange(Comm comm, Storage.LongMessage send, Storage.LongMessage recv) throws MPIException {
-            comm.allToAllv(send.buffer(), sendCounts, sendDispls, MPI.LONG, recv.buffer(), recvCounts, recvDispls, MPI.LONG);
+        /**
+         * Starts one iteration's exchange of partial sums; collective. The sums in {@code send}
+         * are copied out before it returns, and dropped; {@code recv} holds the incoming ones
+         * once the request completes.
+         */
+        Request start(Comm comm, Storage.LongScratch send, Storage.LongScratch recv) throws MPIException {
+            Request exchange = comm.iAllToAllv(send.buffer(), sendCounts, sendDispls, MPI.LONG, recv.buffer(), recvCounts,
+                    recvDispls, MPI.LONG);
+            send.drop();
+            return exchange;
         }
     }
 

@@ -1,8 +1,10 @@
 package io.bdmpi.examples.store;
 
+import io.bdmpi.ooc.ScratchBuffer;
 import mpi.MPIException;
 
 import java.io.IOException;
+import java.nio.LongBuffer;
 
 /**
  * Where an application keeps its large data: the arrays its algorithm core reads and writes. The
@@ -41,6 +43,18 @@ public interface Storage extends AutoCloseable {
 
     /** As {@link #longMessage}, for {@code int}. */
     IntMessage intMessage(String name, int length);
+
+    /**
+     * A new message buffer of {@code length} longs, all 0, for data that lives only from one
+     * blocking call to the next: filled and sent, or received and read, then {@linkplain
+     * LongScratch#drop dropped} before the rank blocks again. It is the same in every style:
+     * off-heap memory with no file behind it ({@link ScratchBuffer}), a direct buffer as MPI's
+     * nonblocking calls need. A message buffer of {@link #longMessage} would have its pages
+     * written to disk and read back while its contents are dead.
+     */
+    default LongScratch longScratch(String name, int length) {
+        return new ScratchLongs(length);
+    }
 
     /**
      * The program will not modify {@code array} any more (input data, index maps built at set-up):
@@ -153,6 +167,19 @@ public interface Storage extends AutoCloseable {
 
     /** A long array that is also an MPI buffer. */
     interface LongMessage extends Longs, Message {
+    }
+
+    /** A long message buffer for data that lives from one blocking call to the next (see {@link #longScratch}). */
+    interface LongScratch extends LongMessage {
+        @Override
+        LongBuffer buffer();
+
+        /**
+         * The contents are no longer needed: the memory goes back to the OS now, and the elements
+         * read as 0 until written again. A rank must drop the buffer before it blocks, or hold it
+         * in memory while parked.
+         */
+        void drop();
     }
 
     /** An int array that is also an MPI buffer. */

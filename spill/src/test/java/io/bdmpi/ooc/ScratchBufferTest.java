@@ -1,0 +1,40 @@
+package io.bdmpi.ooc;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ScratchBufferTest {
+
+    @Test
+    void aDropGivesThePagesBackAndTheBufferReadsAsZerosUntilWrittenAgain() throws IOException {
+        int length = 64 * Libc.pageSize() + 100;
+        ScratchBuffer scratch = ScratchBuffer.allocate(length);
+        ByteBuffer bytes = scratch.bytes();
+        assertEquals(length, bytes.capacity());
+        assertEquals(0, Libc.address(bytes) % Libc.pageSize(), "starts at a page boundary");
+        for (int i = 0; i < length; i++) {
+            bytes.put(i, (byte) (i | 1));
+        }
+        long pages = (length + Libc.pageSize() - 1) / Libc.pageSize();
+        long bytesOfPages = pages * Libc.pageSize();
+        assertEquals(pages, Libc.residentPages(Libc.address(bytes), bytesOfPages));
+
+        scratch.drop();
+        assertEquals(0, Libc.residentPages(Libc.address(bytes), bytesOfPages), "no page left in memory");
+        for (int i = 0; i < length; i++) {
+            assertEquals(0, bytes.get(i));
+        }
+        bytes.put(length - 1, (byte) 7);
+        assertEquals(7, bytes.get(length - 1));
+    }
+
+    @Test
+    void aNegativeLengthIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> ScratchBuffer.allocate(-1));
+    }
+}
