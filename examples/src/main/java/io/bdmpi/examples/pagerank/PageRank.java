@@ -118,7 +118,8 @@ public final class PageRank {
             st.readOnly(ex.incoming());
 
             // The sums are dead once sent or added up: scratch buffers with no file behind them,
-            // dropped before the rank blocks again.
+            // dropped before the rank blocks again. So the send buffer holds zeros whenever a push
+            // into it starts (it is new, or the last exchange dropped it).
             Storage.LongScratch send = st.longScratch("send", ex.sendLength());
             Storage.LongScratch recv = st.longScratch("recv", ex.recvLength());
             if (!restored) {
@@ -137,19 +138,28 @@ public final class PageRank {
                 int iteration = ++state.iteration;
                 checkpoints.startIteration(rank, iteration);
                 if (in == null) {
-                    push(block, ex.targets(), pr, send);
+                    PageRankCore.push(block, ex.targets(), pr, send.buffer());
                     st.blocking(() -> ex.start(comm, send, recv).waitFor());
                     in = ex.receive(recv, local);
                 }
+                // The new ranks' dangling mass (PageRankCore.dangling) is summed in the same pass.
                 long change = 0;
+                long dangling = 0;
+                Storage.Ints rowPtr = block.rowPtr();
+                int rowStart = rowPtr.get(0);
                 for (int i = 0; i < local; i++) {
                     double next = PageRankCore.rank(in[i], totals[1], n);
                     change += PageRankCore.change(next, pr.get(i));
                     pr.set(i, next);
+                    int rowEnd = rowPtr.get(i + 1);
+                    if (rowEnd == rowStart) {
+                        dangling += PageRankCore.toFixed(next);
+                    }
+                    rowStart = rowEnd;
                 }
                 in = null;
                 totals[0] = change;
-                totals[1] = PageRankCore.dangling(block, pr, 0);
+                totals[1] = dangling;
                 // The next iteration's exchange runs in the same blocking stretch as the allReduce
                 // that ends this one, so the data leaves memory once per iteration. It starts
                 // first: its sums are then copied out (and dropped) before the allReduce can park
@@ -157,7 +167,7 @@ public final class PageRank {
                 // (which saves the ranks) ends the stretch after the allReduce.
                 boolean exchangeNext = !checkpoints.due(iteration) && iteration < maxIterations;
                 if (exchangeNext) {
-                    push(block, ex.targets(), pr, send);
+                    PageRankCore.push(block, ex.targets(), pr, send.buffer());
                 }
                 st.blocking(() -> {
                     Request exchange = exchangeNext ? ex.start(comm, send, recv) : null;
@@ -187,17 +197,6 @@ public final class PageRank {
                 System.out.println(timing);
             }
         }
-    }
-
-    /**
-     * Pushes this rank's contributions into {@code send}, which holds one sum per distinct
-     * destination. The sums are added up in a heap array (random updates, see PageRankCore.push)
-     * and copied over in one sequential pass.
-     */
-    private static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, Storage.LongScratch send) {
-        long[] sums = new long[send.length()];
-        PageRankCore.push(block, targets, pr, 0, sums);
-        send.copyFrom(0, sums, sums.length);
     }
 
     /**

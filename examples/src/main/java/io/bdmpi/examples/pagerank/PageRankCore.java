@@ -3,6 +3,8 @@ package io.bdmpi.examples.pagerank;
 import io.bdmpi.examples.data.CsrBlock;
 import io.bdmpi.examples.store.Storage;
 
+import java.nio.LongBuffer;
+
 /**
  * The PageRank arithmetic shared by the MPI program and the serial baseline (push form, damping
  * {@value #DAMPING}, the mass of dangling vertices spread evenly).
@@ -41,15 +43,61 @@ public final class PageRankCore {
      * took 2x to 5x as long).
      */
     public static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, int prOffset, long[] acc) {
+        forEachRun(block, targets, (first, last, runTargets, base) -> {
+            for (int i = first; i < last; i++) {
+                int start = block.rowPtr().get(i) - base;
+                int end = block.rowPtr().get(i + 1) - base;
+                if (start < end) {
+                    long share = toFixed(pr.get(prOffset + i) / (end - start));
+                    for (int k = start; k < end; k++) {
+                        acc[runTargets[k]] += share;
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * As {@link #push(CsrBlock, Storage.Ints, Storage.Doubles, int, long[])} into a direct buffer
+     * (one view, so an update costs an index check more than on a heap array) holding zeros: the
+     * MPI program sums straight into its send buffer, with no heap array of the sums to allocate
+     * and copy every iteration.
+     */
+    public static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, LongBuffer acc) {
+        forEachRun(block, targets, (first, last, runTargets, base) -> {
+            for (int i = first; i < last; i++) {
+                int start = block.rowPtr().get(i) - base;
+                int end = block.rowPtr().get(i + 1) - base;
+                if (start < end) {
+                    long share = toFixed(pr.get(i) / (end - start));
+                    for (int k = start; k < end; k++) {
+                        int t = runTargets[k];
+                        acc.put(t, acc.get(t) + share);
+                    }
+                }
+            }
+        });
+    }
+
+    /** Rows {@code first .. last-1}, whose targets are {@code targets[k - base]} for non-zero k. */
+    @FunctionalInterface
+    private interface Run {
+        void push(int first, int last, int[] targets, int base);
+    }
+
+    /**
+     * Hands the rows to {@code run} in runs whose targets are one heap array: all at once when the
+     * targets are one, else a run of rows at a time copied out (the inner loop then reads a heap
+     * array, not a mapped one that checks every index).
+     */
+    private static void forEachRun(CsrBlock block, Storage.Ints targets, Run run) {
         int rows = block.rows();
         int[] onHeap = targets.heapArray();
         if (onHeap != null) {
-            pushRows(block, 0, rows, onHeap, 0, pr, prOffset, acc);
+            run.push(0, rows, onHeap, 0);
             return;
         }
         Storage.Ints rowPtr = block.rowPtr();
-        // Targets that are not one heap array are copied a run of rows at a time: the inner loop
-        // then reads a heap array, not a mapped one that checks every index.
         int[] chunk = new int[Math.min(CsrBlock.RUN_NNZ, block.nnz())];
         for (int first = 0; first < rows; ) {
             int last = block.runEnd(first);
@@ -59,25 +107,8 @@ public final class PageRankCore {
                 chunk = new int[length];
             }
             targets.copyTo(base, chunk, length);
-            pushRows(block, first, last, chunk, base, pr, prOffset, acc);
+            run.push(first, last, chunk, base);
             first = last;
-        }
-    }
-
-    /** Pushes rows {@code first .. last-1}, whose targets are {@code targets[k - base]} for non-zero k. */
-    private static void pushRows(CsrBlock block, int first, int last, int[] targets, int base,
-                                 Storage.Doubles pr, int prOffset, long[] acc) {
-        Storage.Ints rowPtr = block.rowPtr();
-        for (int i = first; i < last; i++) {
-            int start = rowPtr.get(i) - base;
-            int end = rowPtr.get(i + 1) - base;
-            if (start == end) {
-                continue;
-            }
-            long share = toFixed(pr.get(prOffset + i) / (end - start));
-            for (int k = start; k < end; k++) {
-                acc[targets[k]] += share;
-            }
         }
     }
 
