@@ -176,7 +176,7 @@ public final class SlaveRuntime implements AutoCloseable {
      * inline (the master keeps it in memory, as it must read it); other data larger than the
      * inline limit goes through a spill file.
      *
-     * @param data bytes from position to limit, not modified; may be empty
+     * @param data what this member sends, packed now; may be empty
      */
     public synchronized long startCollective(int commId, CollectiveKind kind, int root, ReduceOp op, ElementType type,
                                              int count, long[] blockBytes, Outgoing data) throws IOException {

@@ -31,6 +31,7 @@ public final class Libc {
     static final int MADV_NORMAL = 0;
     /** Drop the mapping's pages from this process; for a shared file mapping the data stays in the file/page cache. */
     static final int MADV_DONTNEED = 4;
+    static final int MADV_HUGEPAGE = 14;
     /** Reclaim these pages now (Linux 5.4+): clean ones are freed, dirty ones written back first. Never loses data. */
     static final int MADV_PAGEOUT = 21;
     private static final int EINVAL = 22;

@@ -12,7 +12,21 @@ class ScratchBufferTest {
 
     @Test
     void aDropGivesThePagesBackAndTheBufferReadsAsZerosUntilWrittenAgain() throws IOException {
-        int length = 64 * Libc.pageSize() + 100;
+        dropsAndReadsZeros(64 * Libc.pageSize() + 100);
+    }
+
+    @Test
+    void aBufferOfHugePagesDropsLikeAnyOther() throws IOException {
+        dropsAndReadsZeros(ScratchBuffer.HUGE_PAGE + 3 * Libc.pageSize());
+    }
+
+    @Test
+    void aNewBufferHoldsNoMemoryYet() throws IOException {
+        ScratchBuffer scratch = ScratchBuffer.allocate(64 * Libc.pageSize());
+        assertEquals(0, Libc.residentPages(Libc.address(scratch.bytes()), 64L * Libc.pageSize()));
+    }
+
+    private static void dropsAndReadsZeros(int length) throws IOException {
         ScratchBuffer scratch = ScratchBuffer.allocate(length);
         ByteBuffer bytes = scratch.bytes();
         assertEquals(length, bytes.capacity());
