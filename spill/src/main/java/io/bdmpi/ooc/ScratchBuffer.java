@@ -39,7 +39,8 @@ public final class ScratchBuffer {
         bytes = allocation.alignedSlice(unit).limit(length).slice().order(ByteOrder.nativeOrder());
         span = (length + (long) unit - 1) / unit * unit;
         // allocateDirect has zeroed (so touched) all of it: give every whole page of it back, as a
-        // new buffer holds nothing yet. The first page holds the allocator's header, so it stays.
+        // new buffer holds nothing yet. The page the allocation starts in also holds the
+        // allocator's header just before it, so it stays.
         long base = Libc.address(allocation);
         long from = (base + page - 1) / page * page;
         long to = (base + allocation.capacity()) / page * page;
