@@ -123,9 +123,7 @@ public final class PageRank {
             Storage.LongScratch send = st.longScratch("send", ex.sendLength());
             Storage.LongScratch recv = st.longScratch("recv", ex.recvLength());
             if (!restored) {
-                for (int i = 0; i < local; i++) {
-                    pr.set(i, PageRankCore.initialRank(n));
-                }
+                initialRanks(pr, local, n);
                 totals[1] = PageRankCore.dangling(block, pr, 0);
                 st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
             }
@@ -142,24 +140,8 @@ public final class PageRank {
                     st.blocking(() -> ex.start(comm, send, recv).waitFor());
                     in = ex.receive(recv, local);
                 }
-                // The new ranks' dangling mass (PageRankCore.dangling) is summed in the same pass.
-                long change = 0;
-                long dangling = 0;
-                Storage.Ints rowPtr = block.rowPtr();
-                int rowStart = rowPtr.get(0);
-                for (int i = 0; i < local; i++) {
-                    double next = PageRankCore.rank(in[i], totals[1], n);
-                    change += PageRankCore.change(next, pr.get(i));
-                    pr.set(i, next);
-                    int rowEnd = rowPtr.get(i + 1);
-                    if (rowEnd == rowStart) {
-                        dangling += PageRankCore.toFixed(next);
-                    }
-                    rowStart = rowEnd;
-                }
+                update(in, block.rowPtr(), pr, n, totals);
                 in = null;
-                totals[0] = change;
-                totals[1] = dangling;
                 // The next iteration's exchange runs in the same blocking stretch as the allReduce
                 // that ends this one, so the data leaves memory once per iteration. It starts
                 // first: its sums are then copied out (and dropped) before the allReduce can park
@@ -197,6 +179,39 @@ public final class PageRank {
                 System.out.println(timing);
             }
         }
+    }
+
+    // The loops over the vertices are methods of their own, not loops in run: the JIT would
+    // otherwise compile the whole of run (on-stack, at the loop) and again after each
+    // deoptimisation, in every one of the S slave JVMs, while the ranks take turns on the cores.
+
+    private static void initialRanks(Storage.Doubles pr, int local, long n) {
+        for (int i = 0; i < local; i++) {
+            pr.set(i, PageRankCore.initialRank(n));
+        }
+    }
+
+    /**
+     * Sets the ranks from their incoming sums {@code in} and the last dangling total
+     * ({@code totals[1]}), and leaves in {@code totals} this rank's L1 change and the new ranks'
+     * dangling mass ({@link PageRankCore#dangling}, summed in the same pass).
+     */
+    private static void update(long[] in, Storage.Ints rowPtr, Storage.Doubles pr, long n, long[] totals) {
+        long change = 0;
+        long dangling = 0;
+        int rowStart = rowPtr.get(0);
+        for (int i = 0; i < in.length; i++) {
+            double next = PageRankCore.rank(in[i], totals[1], n);
+            change += PageRankCore.change(next, pr.get(i));
+            pr.set(i, next);
+            int rowEnd = rowPtr.get(i + 1);
+            if (rowEnd == rowStart) {
+                dangling += PageRankCore.toFixed(next);
+            }
+            rowStart = rowEnd;
+        }
+        totals[0] = change;
+        totals[1] = dangling;
     }
 
     /**
