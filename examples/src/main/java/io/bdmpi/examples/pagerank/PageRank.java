@@ -197,11 +197,12 @@ public final class PageRank {
      * dangling mass ({@link PageRankCore#dangling}, summed in the same pass).
      */
     private static void update(long[] in, Storage.Ints rowPtr, Storage.Doubles pr, long n, long[] totals) {
+        long lastDangling = totals[1];
         long change = 0;
         long dangling = 0;
         int rowStart = rowPtr.get(0);
         for (int i = 0; i < in.length; i++) {
-            double next = PageRankCore.rank(in[i], totals[1], n);
+            double next = PageRankCore.rank(in[i], lastDangling, n);
             change += PageRankCore.change(next, pr.get(i));
             pr.set(i, next);
             int rowEnd = rowPtr.get(i + 1);
