@@ -117,6 +117,30 @@ final class MemoryCgroup implements AutoCloseable {
         }
     }
 
+    /**
+     * The cgroup's page cache on the kernel's inactive list (memory.stat {@code inactive_file}, the
+     * same key in v1 and v2): pages read or written once and not touched since, which reclaim takes
+     * first; 0 if it cannot be read.
+     */
+    long inactiveFileBytes() {
+        String key = "inactive_file ";
+        try {
+            for (String line : Files.readAllLines(dir.resolve("memory.stat"))) {
+                if (line.startsWith(key)) {
+                    return Long.parseLong(line.substring(key.length()).trim());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // Removed or unreadable: count none.
+        }
+        return 0;
+    }
+
+    /** The cgroup's directory, whose {@code cgroup.procs} takes the processes that are to run in it. */
+    Path directory() {
+        return dir;
+    }
+
     /** How many processes the kernel's OOM killer has killed in this cgroup so far. */
     long oomKills() {
         try {

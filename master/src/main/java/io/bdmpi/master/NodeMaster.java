@@ -389,10 +389,16 @@ public final class NodeMaster {
         return sessions;
     }
 
-    /** Memory the job may still fill: its cgroup's limit less its use, else the node's available memory. */
+    /**
+     * Memory the job may still fill: its cgroup's limit less its use, where page cache it has not
+     * touched since it was read or written counts as free (the kernel reclaims that first: a
+     * limit is soon full of such pages, e.g. the input read at set-up, and counting them as used
+     * skipped half the reads ahead of K-means at 4x its memory); else the node's available memory,
+     * which counts page cache likewise.
+     */
     private static LongSupplier freeMemory(MemoryCgroup cgroup) {
         if (cgroup != null) {
-            return () -> cgroup.limitBytes() - cgroup.usageBytes();
+            return () -> cgroup.limitBytes() - cgroup.usageBytes() + cgroup.inactiveFileBytes();
         }
         return () -> {
             try {

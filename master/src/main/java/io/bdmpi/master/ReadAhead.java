@@ -19,8 +19,8 @@ import java.util.function.LongSupplier;
  * in the background, so the slave finds them in the page cache.
  *
  * <p>Only the latest offer counts, and only once it has stood for {@link #SETTLE_MS}. A read that
- * would not fit the memory left to the job (its --memory-limit less what it uses, else the node's
- * available memory) is skipped: it would evict the running slaves' data.
+ * would not fit the memory left to the job (see NodeMaster's freeMemory) is skipped: it would
+ * evict the running slaves' data.
  */
 final class ReadAhead implements AutoCloseable {
 
