@@ -133,10 +133,12 @@ public final class KMeansCore {
                 best = j;
             }
         }
-        if (assignment.get(row) != best) {
-            tally.moved++;
-            assignment.set(row, best);
-        }
+        // No branch on whether the row moved: in the first pass every row moves, in the later
+        // ones few, and the JIT would compile the first pass's profile and deoptimise at the
+        // second, once in every rank's JVM.
+        int before = assignment.get(row);
+        tally.moved += (before ^ best | -(before ^ best)) >>> 31;
+        assignment.set(row, best);
         tally.similarity += toFixed(bestSim);
         if (norm == 0) {
             return; // an empty row adds nothing to its cluster
