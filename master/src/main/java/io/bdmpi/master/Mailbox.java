@@ -155,6 +155,11 @@ final class Mailbox {
         for (StoredMessage m : unexpected) {
             sink.accept(m.payload());
         }
+        forEachCompleted(sink);
+    }
+
+    /** Hands the payloads of the completed requests (matched messages, collective results) to {@code sink}: what the slave reads next. */
+    void forEachCompleted(Consumer<Payload> sink) {
         for (MasterReply.Completion c : matched.values()) {
             if (c instanceof MasterReply.Delivery d) {
                 sink.accept(d.payload());

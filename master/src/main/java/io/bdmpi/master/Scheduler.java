@@ -12,7 +12,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -42,6 +41,16 @@ final class Scheduler {
         void announceState(NodesQuiescence.State state);
     }
 
+    /** Who is told which slave resumes next, so that what it will read can be read in meanwhile. */
+    @FunctionalInterface
+    interface NextToResume {
+        /**
+         * The slave of world rank {@code worldRank} resumes next; {@code spilled} are the spill
+         * files (or parts of them) of the messages and collective results it will collect then.
+         */
+        void offer(int worldRank, List<Payload> spilled);
+    }
+
     /** This node's slaves, in local order. */
     private final SlaveSession[] slaves;
     /** This node's slaves by world rank; null for ranks of other nodes. */
@@ -66,7 +75,7 @@ final class Scheduler {
 
     private final List<SlaveSession> runnable = new ArrayList<>();
     /** Told the slave that resumes next (see readAheadWith); null: nobody. */
-    private IntConsumer nextToResume;
+    private NextToResume nextToResume;
     /** The slave last named to nextToResume, until it resumes. */
     private SlaveSession offeredNext;
     private final Communicators comms;
@@ -201,9 +210,10 @@ final class Scheduler {
     /**
      * From now on, whenever every running slot is taken and slaves wait for one, tell
      * {@code nextToResume} the world rank of the slave the policy would resume next (once per
-     * slave and wait), so its data can be read in meanwhile (see {@link ReadAhead}).
+     * slave and wait) and the spilled data it will collect, so that its data can be read in
+     * meanwhile (see {@link ReadAhead}).
      */
-    void readAheadWith(IntConsumer nextToResume) {
+    void readAheadWith(NextToResume nextToResume) {
         this.nextToResume = nextToResume;
     }
 
@@ -214,7 +224,13 @@ final class Scheduler {
         SlaveSession next = runnable.get(policy.pick(runnable));
         if (next != offeredNext) {
             offeredNext = next;
-            nextToResume.accept(next.worldRank);
+            List<Payload> spilled = new ArrayList<>();
+            next.mailbox.forEachCompleted(p -> {
+                if (!(p instanceof Payload.Inline)) {
+                    spilled.add(p);
+                }
+            });
+            nextToResume.offer(next.worldRank, spilled);
         }
     }
 

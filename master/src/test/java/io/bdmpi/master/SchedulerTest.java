@@ -256,7 +256,7 @@ class SchedulerTest {
     void shouldNameTheSlaveThatResumesNextOnceWhileEverySlotIsTaken() {
         start(3, 1);
         List<Integer> named = new ArrayList<>();
-        scheduler.readAheadWith(named::add);
+        scheduler.readAheadWith((rank, spilled) -> named.add(rank));
         batchEnd();
         batchEnd();
         assertEquals(List.of(1), named, "rank 0 runs, rank 1 is next; named once");
@@ -270,6 +270,34 @@ class SchedulerTest {
         batchEnd();
         assertEquals(SlaveState.RUNNING, slaves[2].state);
         assertEquals(List.of(1, 2), named, "nobody waits for the slot: nobody named");
+    }
+
+    @Test
+    void shouldNameTheSpilledMessagesTheNextSlaveWillCollect() {
+        start(3, 1);
+        List<String> named = new ArrayList<>();
+        scheduler.readAheadWith((rank, spilled) -> named.add(rank + " " + spilled));
+        batchEnd();
+        conns[0].take();
+        request(0, new SlaveRequest.PostRecv(1, Protocol.COMM_WORLD_ID, 2, 1));
+        request(0, new SlaveRequest.Collect(new long[] {1}, 1, true));
+        batchEnd();
+        conns[1].take();
+        request(1, new SlaveRequest.PostRecv(1, Protocol.COMM_WORLD_ID, 2, 1));
+        request(1, new SlaveRequest.Collect(new long[] {1}, 1, true));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[2].state);
+        conns[2].take();
+        request(2, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(5)));
+        request(2, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 1, 1, new Payload.Spilled("f1", 1000)));
+        batchEnd();
+        assertEquals(List.of("1 []", "2 []", "0 []"), named, "rank 0 resumes next (FIFO); its message is in memory");
+        request(2, new SlaveRequest.PostRecv(1, Protocol.COMM_WORLD_ID, 0, 1));
+        request(2, new SlaveRequest.Collect(new long[] {1}, 1, true));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+        assertEquals("1 [" + new Payload.Spilled("f1", 1000) + "]", named.get(named.size() - 1),
+                "rank 1 resumes next and collects the spill file");
     }
 
     @Test

@@ -132,9 +132,14 @@ public final class Libc {
      * False if the file could not be opened (e.g. deleted meanwhile).
      */
     static boolean willNeed(Path file, long bytes) throws IOException {
+        return willNeed(file, 0, bytes);
+    }
+
+    /** As {@link #willNeed(Path, long)}, for the {@code length} bytes at {@code offset}. */
+    public static boolean willNeed(Path file, long offset, long length) throws IOException {
         return withOpenFile(file, fd -> {
-            for (long offset = 0; offset < bytes; offset += READ_AHEAD_SLICE) {
-                advise(fd, file, offset, Math.min(READ_AHEAD_SLICE, bytes - offset), POSIX_FADV_WILLNEED);
+            for (long at = 0; at < length; at += READ_AHEAD_SLICE) {
+                advise(fd, file, offset + at, Math.min(READ_AHEAD_SLICE, length - at), POSIX_FADV_WILLNEED);
             }
         });
     }
