@@ -16,6 +16,19 @@ import io.bdmpi.examples.store.Storage;
  */
 public record CsrBlock(long firstRow, int rows, Storage.Ints rowPtr, Storage.Ints cols, Storage.Floats values) {
 
+    /**
+     * The program will not read this block again: lets {@code st} free its arrays. A style that
+     * brings a parked rank's arrays back when it resumes would otherwise read them for nothing
+     * (after the blocking calls that end the last iteration, say).
+     */
+    public void discard(Storage st) {
+        st.discard(rowPtr);
+        st.discard(cols);
+        if (values != null) {
+            st.discard(values);
+        }
+    }
+
     /** Non-zeros in this block. */
     public int nnz() {
         return rowPtr.get(rows);

@@ -168,6 +168,8 @@ public final class KMeans {
                 st.blocking(() -> {
                     comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
                     if (finished(totals, iteration, maxIterations)) {
+                        // Let the data go before the stretch ends, which would bring it back.
+                        block.discard(st);
                         return;
                     }
                     for (int c = 0; c < size; c++) {

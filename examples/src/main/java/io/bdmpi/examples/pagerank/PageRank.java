@@ -157,9 +157,16 @@ public final class PageRank {
                     if (exchange != null) {
                         exchange.waitFor();
                     }
+                    if (iteration == maxIterations || PageRankCore.converged(totals[0], tolerance)) {
+                        // Only the ranks are read again: let the rest go before the stretch ends,
+                        // which would bring it back.
+                        recv.drop();
+                        ex.discard(st);
+                        st.discard(block.rowPtr());
+                    }
                 });
                 converged = PageRankCore.converged(totals[0], tolerance);
-                if (exchangeNext) {
+                if (exchangeNext && !converged) {
                     in = ex.receive(recv, local);
                 }
                 checkpoints.endIteration(st, iteration, state);
@@ -265,6 +272,12 @@ public final class PageRank {
             st.discard(destinations);
             st.discard(sources);
             return new Exchange(targets, incoming, sendCounts, sendDispls, recvCounts, recvDispls);
+        }
+
+        /** The program will not exchange again: lets {@code st} free the index maps. */
+        void discard(Storage st) {
+            st.discard(targets);
+            st.discard(incoming);
         }
 
         /** Sums received per iteration: one per distinct destination of every source. */

@@ -120,6 +120,10 @@ public final class Sgd {
                     itemMessage = null;
                 }
                 boolean more = iteration < s.iterations();
+                if (!more) {
+                    // Let the ratings go before the stretch, whose end would bring them back.
+                    block.discard(st);
+                }
                 st.blocking(() -> {
                     comm.allReduce(blockSse, p, MPI.DOUBLE, MPI.SUM);
                     if (more) {
