@@ -118,8 +118,7 @@ public final class PageRank {
             st.readOnly(ex.incoming());
 
             // The sums are dead once sent or added up: scratch buffers with no file behind them,
-            // dropped before the rank blocks again. So the send buffer holds zeros whenever a push
-            // into it starts (it is new, or the last exchange dropped it).
+            // dropped before the rank blocks again.
             Storage.LongScratch send = st.longScratch("send", ex.sendLength());
             Storage.LongScratch recv = st.longScratch("recv", ex.recvLength());
             if (!restored) {
@@ -136,7 +135,7 @@ public final class PageRank {
                 int iteration = ++state.iteration;
                 checkpoints.startIteration(rank, iteration);
                 if (in == null) {
-                    PageRankCore.push(block, ex.targets(), pr, send.buffer());
+                    ex.push(block, pr, send);
                     st.blocking(() -> ex.start(comm, send, recv).waitFor());
                     in = ex.receive(recv, local);
                 }
@@ -149,7 +148,7 @@ public final class PageRank {
                 // (which saves the ranks) ends the stretch after the allReduce.
                 boolean exchangeNext = !checkpoints.due(iteration) && iteration < maxIterations;
                 if (exchangeNext) {
-                    PageRankCore.push(block, ex.targets(), pr, send.buffer());
+                    ex.push(block, pr, send);
                 }
                 st.blocking(() -> {
                     Request exchange = exchangeNext ? ex.start(comm, send, recv) : null;
@@ -278,6 +277,16 @@ public final class PageRank {
         void discard(Storage st) {
             st.discard(targets);
             st.discard(incoming);
+        }
+
+        /**
+         * Pushes the ranks {@code pr} of {@code block} into {@code send}: summed in a heap array
+         * that lives only while the rank runs, then copied (see {@link PageRankCore#push}).
+         */
+        void push(CsrBlock block, Storage.Doubles pr, Storage.LongScratch send) {
+            long[] sums = new long[sendLength()];
+            PageRankCore.push(block, targets, pr, 0, sums);
+            send.copyFrom(0, sums, sums.length);
         }
 
         /** Sums received per iteration: one per distinct destination of every source. */
