@@ -36,10 +36,10 @@ public final class PageRankCore {
     /**
      * Pushes the rank of every row of {@code block} along its edges: for the k-th non-zero of row
      * i, {@code acc[targets[k]] += fixed(pr[prOffset + i] / degree(i))}. The sums are a heap array
-     * because they are random updates, which on a mapped array also pay an index check and a view
-     * lookup each (a push on mapped arrays took 2x to 5x as long) and on a direct buffer cost 20 %
-     * more of the push than a heap array and a bulk copy; the targets are read a run of whole rows
-     * at a time.
+     * because they are random updates: on a mapped array each also pays an index check and a view
+     * lookup (a push on mapped arrays took 2x to 5x as long), and on a direct buffer the push took
+     * 20 % longer than into a heap array copied out afterwards. The targets are read a run of whole
+     * rows at a time.
      */
     public static void push(CsrBlock block, Storage.Ints targets, Storage.Doubles pr, int prOffset, long[] acc) {
         forEachRun(block, targets, (first, last, runTargets, base) -> {
