@@ -165,11 +165,19 @@ public final class KMeans {
                 totals[0] = tally.moved();
                 totals[1] = tally.similarity();
                 boolean checkpointDue = checkpoints.due(iteration);
+                boolean last = iteration == maxIterations;
+                if (last) {
+                    // Let the data go before the stretch, whose end would bring it back, and before
+                    // the master reads it ahead for the resumes in it.
+                    block.discard(st);
+                }
                 st.blocking(() -> {
                     comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
                     if (finished(totals, iteration, maxIterations)) {
-                        // Let the data go before the stretch ends, which would bring it back.
-                        block.discard(st);
+                        if (!last) {
+                            // Converged, which only the allReduce could tell.
+                            block.discard(st);
+                        }
                         return;
                     }
                     for (int c = 0; c < size; c++) {

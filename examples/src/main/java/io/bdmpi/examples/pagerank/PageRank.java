@@ -146,9 +146,21 @@ public final class PageRank {
                 // first: its sums are then copied out (and dropped) before the allReduce can park
                 // the rank. When the allReduce says stop, that exchange was in vain. A checkpoint
                 // (which saves the ranks) ends the stretch after the allReduce.
-                boolean exchangeNext = !checkpoints.due(iteration) && iteration < maxIterations;
+                boolean last = iteration == maxIterations;
+                boolean exchangeNext = !checkpoints.due(iteration) && !last;
                 if (exchangeNext) {
                     ex.push(block, pr, send);
+                }
+                // After the last iteration only the ranks are read again: let the rest go before
+                // the stretch ends, which would bring it back. In the last iteration that is
+                // before the stretch, so the master does not read it ahead for the resumes in it.
+                Runnable keepOnlyRanks = () -> {
+                    recv.drop();
+                    ex.discard(st);
+                    st.discard(block.rowPtr());
+                };
+                if (last) {
+                    keepOnlyRanks.run();
                 }
                 st.blocking(() -> {
                     Request exchange = exchangeNext ? ex.start(comm, send, recv) : null;
@@ -156,12 +168,8 @@ public final class PageRank {
                     if (exchange != null) {
                         exchange.waitFor();
                     }
-                    if (iteration == maxIterations || PageRankCore.converged(totals[0], tolerance)) {
-                        // Only the ranks are read again: let the rest go before the stretch ends,
-                        // which would bring it back.
-                        recv.drop();
-                        ex.discard(st);
-                        st.discard(block.rowPtr());
+                    if (!last && PageRankCore.converged(totals[0], tolerance)) {
+                        keepOnlyRanks.run();
                     }
                 });
                 converged = PageRankCore.converged(totals[0], tolerance);
