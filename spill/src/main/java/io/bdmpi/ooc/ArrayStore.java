@@ -9,10 +9,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -43,6 +48,15 @@ public final class ArrayStore implements AutoCloseable {
     private static final String SAVED_SUFFIX = ".saved";
     /** Bytes per read or write of saved arrays: large sequential I/O through one direct buffer. */
     static final int IO_BYTES = 8 << 20;
+    /**
+     * Threads that read {@link Residency#SEQUENTIAL} arrays back in after a resume (see
+     * {@link #prefetch()}); made when needed, gone after a minute idle.
+     */
+    private static final ExecutorService LOADERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "bdmpi-array-load");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final Path dir;
     private final Map<String, MappedArray> arrays = new LinkedHashMap<>();
@@ -58,6 +72,8 @@ public final class ArrayStore implements AutoCloseable {
      * made since the last release.
      */
     private volatile boolean mayBeInMemory;
+    /** The reads of SEQUENTIAL arrays the last prefetch started. */
+    private final List<Future<?>> loads = new ArrayList<>();
 
     private ArrayStore(Path dir) {
         this.dir = dir;
@@ -161,6 +177,7 @@ public final class ArrayStore implements AutoCloseable {
     /** Closes and deletes the off-heap array {@code name}, if there is one. */
     public synchronized void delete(String name) throws IOException {
         checkName(name);
+        awaitLoads(); // a read that failed cost only time: the array goes anyway
         MappedArray a = arrays.remove(name);
         if (a != null) {
             a.close();
@@ -177,17 +194,65 @@ public final class ArrayStore implements AutoCloseable {
 
     /**
      * Brings every open array into memory as its {@link Residency} says (called when the rank
-     * resumes); does nothing while prefetching is deferred.
+     * resumes); does nothing while prefetching is deferred. SEQUENTIAL arrays are read by threads
+     * of their own, all at once, and this returns as they start: the rank computes while its data
+     * comes in, and an access waits only for its own page, as in a serial program that reads ahead
+     * of its computing. Synchronously, a rank resumed without a read ahead (e.g. the first after a
+     * collective) waited for all its data before it could begin.
      */
     public void prefetch() throws IOException {
         if (prefetchDeferred) {
             return;
         }
         mayBeInMemory = true;
+        IOException failed = awaitLoads();
         for (MappedArray a : arrays()) {
-            a.prefetch();
+            if (a.residency() == Residency.SEQUENTIAL) {
+                startLoad(a);
+            } else {
+                a.prefetch();
+            }
         }
         released = false;
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    private synchronized void startLoad(MappedArray a) {
+        loads.add(LOADERS.submit(() -> {
+            a.prefetch();
+            return null;
+        }));
+    }
+
+    /**
+     * Waits until the reads the last prefetch started are done (a release must not race them, nor
+     * a close); returns how the first one failed, if one did.
+     */
+    private synchronized IOException awaitLoads() {
+        IOException failed = null;
+        boolean interrupted = false;
+        for (Future<?> load : loads) {
+            while (true) {
+                try {
+                    load.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (failed == null) {
+                        failed = new IOException("reading an array back in failed", e.getCause());
+                    }
+                    break;
+                }
+            }
+        }
+        loads.clear();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return failed;
     }
 
     /**
@@ -201,8 +266,12 @@ public final class ArrayStore implements AutoCloseable {
         }
         mayBeInMemory = false;
         released = true;
+        IOException failed = awaitLoads();
         for (MappedArray a : arrays()) {
             a.release();
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -502,9 +571,10 @@ public final class ArrayStore implements AutoCloseable {
         return staging;
     }
 
-    /** Closes every open array (their files stay until the job ends) and frees the I/O buffer. */
+    /** Closes every open array, once read back in (their files stay until the job ends), and frees the I/O buffer. */
     @Override
     public synchronized void close() {
+        awaitLoads();
         closed = true;
         for (MappedArray a : arrays.values()) {
             a.close();

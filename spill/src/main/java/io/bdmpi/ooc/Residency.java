@@ -17,8 +17,10 @@ public enum Residency {
     /** {@code madvise(MADV_WILLNEED)} on resume: the kernel starts reading the whole array in, asynchronously. */
     WILLNEED,
     /**
-     * On resume the array is read in sequentially, synchronously, with aggressive read-ahead
-     * ({@code MADV_SEQUENTIAL}): the slave continues once its data is in memory. For data scanned whole.
+     * On resume the array is read in sequentially with aggressive read-ahead ({@code
+     * MADV_SEQUENTIAL}), by a thread of its own: the slave continues at once, and a page it touches
+     * before the read reaches it is read on the spot. For data scanned whole. ({@link
+     * MappedArray#prefetch()} called directly reads it in before it returns.)
      */
     SEQUENTIAL,
     /**

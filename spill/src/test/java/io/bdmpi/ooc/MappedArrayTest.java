@@ -207,6 +207,37 @@ class MappedArrayTest {
     }
 
     @Test
+    void aResumeReadsSequentialArraysInWhileTheRankGoesOnAndAParkWaitsForThoseReads() throws Exception {
+        try (ArrayStore store = ArrayStore.open(dir)) {
+            IntArray a = store.ints("a", 16L << 20, Residency.SEQUENTIAL);
+            IntArray b = store.ints("b", 16L << 20, Residency.SEQUENTIAL);
+            for (long i = 0; i < a.length(); i += 1024) {
+                a.set(i, (int) i);
+                b.set(i, (int) -i);
+            }
+            for (int round = 0; round < 5; round++) {
+                store.release();
+                assertTrue(fraction(a) < 0.1 && fraction(b) < 0.1, "parked: " + fraction(a) + ", " + fraction(b) + " resident");
+                store.prefetch();
+                // Parked again at once: the reads just started must not bring pages back after the release.
+                store.release();
+                Thread.sleep(50);
+                assertTrue(fraction(a) < 0.1 && fraction(b) < 0.1,
+                        "round " + round + ": read back in after the park: " + fraction(a) + ", " + fraction(b) + " resident");
+            }
+            store.prefetch();
+            assertEquals((int) (a.length() - 1024), a.get(a.length() - 1024), "touched while it is being read in");
+            awaitResident(a, Residency.SEQUENTIAL);
+            awaitResident(b, Residency.SEQUENTIAL);
+            assertEquals((int) -(b.length() - 1024), b.get(b.length() - 1024));
+            store.delete("a"); // while nothing is being read, or while b is
+            store.prefetch();
+            store.delete("b");
+            assertTrue(store.arrays().isEmpty());
+        }
+    }
+
+    @Test
     void releaseAlsoDropsPagesReadAheadButNeverTouched() throws Exception {
         try (ArrayStore store = ArrayStore.open(dir)) {
             IntArray a = store.ints("w", 16L << 20, Residency.WILLNEED);
@@ -257,10 +288,13 @@ class MappedArrayTest {
         Libc.dropCleanPages(file);
     }
 
-    /** SEQUENTIAL and MLOCK are synchronous; WILLNEED reads ahead in the background. */
+    /**
+     * MLOCK and a SEQUENTIAL array's own prefetch are synchronous; WILLNEED, and SEQUENTIAL
+     * through the store, read in the background.
+     */
     private static void awaitResident(MappedArray a, Residency r) throws Exception {
         long deadline = System.nanoTime() + 10_000_000_000L;
-        if (r == Residency.WILLNEED) {
+        if (r != Residency.MLOCK) {
             while (fraction(a) < 0.9 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }

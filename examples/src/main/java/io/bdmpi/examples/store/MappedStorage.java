@@ -26,10 +26,10 @@ import java.util.List;
  * store when a stretch of them begins and ends (see below).
  *
  * <p>The residency is {@link Residency#SEQUENTIAL}, not {@link Residency#MLOCK}: what the paper's
- * {@code mlock} buys is that a resumed rank finds its whole data in memory instead of faulting it
- * in page by page, and SEQUENTIAL gives exactly that (a synchronous sequential read with
- * aggressive read-ahead before the call returns) — the applications scan their arrays whole every
- * iteration. Locking would add only that the running ranks' pages cannot be evicted, at the price
+ * {@code mlock} buys is that a resumed rank finds its data in memory instead of faulting it in
+ * page by page, and SEQUENTIAL gives that (a sequential read with aggressive read-ahead that
+ * starts as the call returns and runs ahead of the computing) — the applications scan their
+ * arrays whole every iteration. Locking would add only that the running ranks' pages cannot be evicted, at the price
  * of {@code RLIMIT_MEMLOCK} (often 8 MiB for a user, so MLOCK fails without privileges) and of
  * locked pages counting against the memory limit with no way to reclaim them.
  *
