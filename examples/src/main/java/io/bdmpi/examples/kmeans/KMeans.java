@@ -141,7 +141,7 @@ public final class KMeans {
                     copy(centroids, centroidMessage);
                 }
             }
-            timer.start();
+            int firstIteration = state.iteration + 1;
             long[] totals = new long[2];
             // The rank's data is needed only to assign; every call from one assignment to the next
             // (allReduce, reduce, the next bcast) runs in one blocking stretch, so the data leaves
@@ -153,7 +153,16 @@ public final class KMeans {
                 checkpoints.startIteration(rank, iteration);
                 if (broadcastDue) {
                     int root = state.holder;
-                    st.blocking(() -> comm.bcast(centroidMessage, size, MPI.DOUBLE, root));
+                    boolean clockStarts = iteration == firstIteration;
+                    st.blocking(() -> {
+                        if (clockStarts) {
+                            // Once every rank is set up: with fewer running than ranks, the
+                            // others' set-up would count as this rank's first iteration.
+                            comm.barrier();
+                            timer.start();
+                        }
+                        comm.bcast(centroidMessage, size, MPI.DOUBLE, root);
+                    });
                 }
                 for (int c = 0; c < size; c++) {
                     centroids.set(c, centroidMessage[c]);
