@@ -197,8 +197,8 @@ public final class ArrayStore implements AutoCloseable {
      * resumes); does nothing while prefetching is deferred. SEQUENTIAL arrays are read by threads
      * of their own, all at once, and this returns as they start: the rank computes while its data
      * comes in, and an access waits only for its own page, as in a serial program that reads ahead
-     * of its computing. Synchronously, a rank resumed without a read ahead (e.g. the first after a
-     * collective) waited for all its data before it could begin.
+     * of its computing; a rank the master could not read ahead (e.g. the first to run after a
+     * collective) would otherwise wait for all its data before it could begin.
      */
     public void prefetch() throws IOException {
         if (prefetchDeferred) {

@@ -29,9 +29,9 @@ import java.util.List;
  * {@code mlock} buys is that a resumed rank finds its data in memory instead of faulting it in
  * page by page, and SEQUENTIAL gives that (a sequential read with aggressive read-ahead that
  * starts as the call returns and runs ahead of the computing) — the applications scan their
- * arrays whole every iteration. Locking would add only that the running ranks' pages cannot be evicted, at the price
- * of {@code RLIMIT_MEMLOCK} (often 8 MiB for a user, so MLOCK fails without privileges) and of
- * locked pages counting against the memory limit with no way to reclaim them.
+ * arrays whole every iteration. Locking would add only that the running ranks' pages cannot be
+ * evicted, at the price of {@code RLIMIT_MEMLOCK} (often 8 MiB for a user, so MLOCK fails without
+ * privileges) and of locked pages counting against the memory limit with no way to reclaim them.
  *
  * <p>Inside a {@link Storage#blocking} stretch the arrays are brought back once, at its end, not
  * at every resume between two of its calls (a K-means iteration parks three times).
