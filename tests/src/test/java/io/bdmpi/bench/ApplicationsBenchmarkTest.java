@@ -107,7 +107,7 @@ class ApplicationsBenchmarkTest {
      * They allocate little else (their chunk buffers are reused), so a small one is enough.
      */
     private static final String PLAIN_YOUNG_GENERATION = "-Xmn32m";
-    /** Targets at 4x M (issue 6): fastest style / serial out-of-core. */
+    /** Targets at 4x M: fastest style / serial out-of-core. */
     private static final Map<String, Double> TARGETS = Map.of("PageRank", 1.2, "K-means", 1.05, "SGD", 1.1);
     /** The applications, in the order they run and appear in the table. */
     private static final List<String> APPLICATIONS = List.of("PageRank", "K-means", "SGD");
@@ -233,7 +233,7 @@ class ApplicationsBenchmarkTest {
                         + "wall: the whole run, JVM start-up included). "
                         + "A run that fails or hits the cap of " + cap.toMinutes() + " min is recorded as such. "
                         + "The serial program runs before and after the styles; the ratio is against the mean of the two runs.")
-                .note("Targets at 4x M for the best style (issue 6): PageRank <= 1.2x, K-means <= 1.05x, SGD <= 1.1x serial out-of-core. "
+                .note("Targets at 4x M for the best style: PageRank <= 1.2x, K-means <= 1.05x, SGD <= 1.1x serial out-of-core. "
                         + "Growth: best s/iter per M of data over the same at the smallest size (1 = linear).")
                 .note("-nr 2 gain = best style -nr " + running + " / best style -nr 2, same S. Bare JVM: the serial program reading the whole "
                         + "data as one chunk into its heap (what a program that loads everything holds).")

@@ -79,7 +79,7 @@ class BandwidthBenchmarkTest {
                 .note("Baseline: in the test JVM, each message written to a new file from a direct buffer with a"
                         + " FileChannel, then each file read back into a direct buffer and deleted, in a temp directory"
                         + " on the file system of the jobs' work directories; nothing is fsynced, as bdmpi does not.")
-                .note("Target (from the issue): " + TARGET + " the baseline for messages of 1 MiB and more.")
+                .note("Target: " + TARGET + " the baseline for messages of 1 MiB and more.")
                 .publish();
     }
 

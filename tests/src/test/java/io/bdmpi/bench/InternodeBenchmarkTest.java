@@ -111,7 +111,7 @@ class InternodeBenchmarkTest {
                         + " (one copy, no files).")
                 .note("Load average (1, 5, 15 min) before: " + loadBefore + "; after: " + loadAfter
                         + ". The machine's other work slows both sides, not always equally: compare within a run.")
-                .note("Target (from the issue): bdmpi " + TARGET + " raw MPI's bandwidth for 64 MiB messages.")
+                .note("Target: bdmpi " + TARGET + " raw MPI's bandwidth for 64 MiB messages.")
                 .publish();
     }
 

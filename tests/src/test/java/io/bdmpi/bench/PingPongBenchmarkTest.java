@@ -63,7 +63,7 @@ class PingPongBenchmarkTest {
                         + " timed with System.nanoTime in the sending JVM; figures are per round trip.")
                 .note("With -nr 1 every message switches the running slave: the sender parks in recv and the master"
                         + " resumes the other rank. With -nr 2 both ranks hold a slot and only the master relays.")
-                .note("Target (from the issue): bdmpi round trip " + TARGET + " the Unix-socket baseline.")
+                .note("Target: bdmpi round trip " + TARGET + " the Unix-socket baseline.")
                 .publish();
     }
 
