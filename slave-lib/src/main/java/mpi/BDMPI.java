@@ -97,8 +97,8 @@ public final class BDMPI {
      *
      * @param comm the communicator
      * @return the number of nodes
-     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under {@code
-     *                      MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int getNodeSize(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_nsize").nodes();
@@ -109,8 +109,8 @@ public final class BDMPI {
      *
      * @param comm the communicator
      * @return the node's index, from 0
-     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under {@code
-     *                      MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int getNodeRank(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_nrank").nodeRank();
@@ -121,8 +121,8 @@ public final class BDMPI {
      *
      * @param comm the communicator
      * @return the number of ranks on this node
-     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under {@code
-     *                      MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int getLocalSize(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_lsize").localSize();
@@ -133,8 +133,8 @@ public final class BDMPI {
      *
      * @param comm the communicator
      * @return the caller's index on its node, from 0
-     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under {@code
-     *                      MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int getLocalRank(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_lrank").localRank();
@@ -146,8 +146,8 @@ public final class BDMPI {
      *
      * @param comm the communicator
      * @return the lowest rank of {@code comm} on this node
-     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under {@code
-     *                      MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int getLocalRoot(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_rrank").lowestLocalRank();

@@ -194,7 +194,7 @@ public class Comm implements Freeable, Cloneable {
      * Whether this is an intercommunicator: never, here.
      *
      * @return false
-     * @throws MPIException if MPI is not running, or the communicator is null
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final boolean isInter() throws MPIException {
         enter("MPI_Comm_test_inter");
@@ -831,8 +831,8 @@ public class Comm implements Freeable, Cloneable {
      * @param sendtype the datatype of the items sent
      * @param recvbuf where the received items land
      * @param recvcount per rank, the number of items received from it
-     * @param rdispls per rank, where the block received from it starts, in items from the start of {@code
-     *                recvbuf}
+     * @param rdispls per rank, where the block received from it starts, in items from the start of
+     *                {@code recvbuf}
      * @param recvtype the datatype of the items received
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
@@ -881,7 +881,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * In-place reduce: {@code buf} is every member's input, and receives the result at the root.
      *
-     * @param buf this rank's input, replaced by its part of the result as above
+     * @param buf this rank's input, and where the result lands, as above
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -909,7 +909,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * In-place allReduce: {@code buf} is the input and receives the result.
      *
-     * @param buf this rank's input, replaced by its part of the result as above
+     * @param buf this rank's input, and where the result lands, as above
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -938,7 +938,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * In-place reduceScatter: {@code buf} holds the whole input; this rank's block of the result lands at its start.
      *
-     * @param buf this rank's input, replaced by its part of the result as above
+     * @param buf this rank's input, and where the result lands, as above
      * @param counts per rank, the number of result items it receives
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -953,7 +953,7 @@ public class Comm implements Freeable, Cloneable {
      *
      * @param sendbuf this rank's input
      * @param recvbuf where this rank's block of the result lands
-     * @param recvcount the number of items received from each rank
+     * @param recvcount the number of result items each rank receives
      * @param type the datatype of the items
      * @param op the reduction operator
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
@@ -966,7 +966,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * In-place reduceScatterBlock: {@code buf} holds the whole input; this rank's block lands at its start.
      *
-     * @param buf this rank's input, replaced by its part of the result as above
+     * @param buf this rank's input, and where the result lands, as above
      * @param count the number of result items each rank receives
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -1305,8 +1305,8 @@ public class Comm implements Freeable, Cloneable {
      * @param sendtype the datatype of the items sent
      * @param recvbuf where the received items land
      * @param recvcount per rank, the number of items received from it
-     * @param rdispls per rank, where the block received from it starts, in items from the start of {@code
-     *                recvbuf}
+     * @param rdispls per rank, where the block received from it starts, in items from the start of
+     *                {@code recvbuf}
      * @param recvtype the datatype of the items received
      * @return the request; a wait or test completes it
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
@@ -1359,7 +1359,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Nonblocking in-place {@link #reduce(Object, int, Datatype, Op, int)}.
      *
-     * @param buf this rank's input, replaced by its part of the result as in the blocking form
+     * @param buf this rank's input, and where the result lands, as in the blocking form
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -1390,7 +1390,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Nonblocking in-place {@link #allReduce(Object, int, Datatype, Op)}.
      *
-     * @param buf this rank's input, replaced by its part of the result as in the blocking form
+     * @param buf this rank's input, and where the result lands, as in the blocking form
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -1421,7 +1421,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Nonblocking in-place {@link #reduceScatter(Object, int[], Datatype, Op)}.
      *
-     * @param buf this rank's input, replaced by its part of the result as in the blocking form
+     * @param buf this rank's input, and where the result lands, as in the blocking form
      * @param counts per rank, the number of result items it receives
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -1437,7 +1437,7 @@ public class Comm implements Freeable, Cloneable {
      *
      * @param sendbuf this rank's input
      * @param recvbuf where this rank's block of the result lands
-     * @param recvcount the number of items received from each rank
+     * @param recvcount the number of result items each rank receives
      * @param type the datatype of the items
      * @param op the reduction operator
      * @return the request; a wait or test completes it
@@ -1452,7 +1452,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Nonblocking in-place {@link #reduceScatterBlock(Object, int, Datatype, Op)}.
      *
-     * @param buf this rank's input, replaced by its part of the result as in the blocking form
+     * @param buf this rank's input, and where the result lands, as in the blocking form
      * @param count the number of result items each rank receives
      * @param type the datatype of the items
      * @param op the reduction operator

@@ -6,8 +6,8 @@ public interface Freeable {
     /**
      * Releases the object; its handle becomes null.
      *
-     * @throws MPIException if MPI is not running, or the object cannot be freed, under {@code
-     *                      MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or the object cannot be freed, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     void free() throws MPIException;
 }

@@ -101,7 +101,7 @@ public class Intracomm extends Comm {
     /**
      * In-place exScan: {@code buf} is the input and receives the result (rank 0's is left as it was).
      *
-     * @param buf this rank's input, replaced by its part of the result as above
+     * @param buf this rank's input, and where the result lands, as above
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -130,7 +130,7 @@ public class Intracomm extends Comm {
     /**
      * Nonblocking in-place {@link #scan(Object, int, Datatype, Op)}; direct Buffers only.
      *
-     * @param buf this rank's input, replaced by its part of the result as in the blocking form
+     * @param buf this rank's input, and where the result lands, as in the blocking form
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator
@@ -160,7 +160,7 @@ public class Intracomm extends Comm {
     /**
      * Nonblocking in-place {@link #exScan(Object, int, Datatype, Op)}; direct Buffers only.
      *
-     * @param buf this rank's input, replaced by its part of the result as in the blocking form
+     * @param buf this rank's input, and where the result lands, as in the blocking form
      * @param count the number of items to combine
      * @param type the datatype of the items
      * @param op the reduction operator

@@ -50,7 +50,7 @@ public final class MPI {
      * {@link #doubleInt}. Extents in bytes: 8, 8, 16, 8, 16.
      */
     public static final Datatype INT2, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT;
-    /** Accessors of the pairs of {@link #INT2}, {@link #SHORT_INT}, ... in a byte buffer. */
+    /** Accessor of {@link #INT2} pairs in a byte buffer. */
     public static final Int2 int2;
     /** Accessor of {@link #SHORT_INT} pairs. */
     public static final ShortInt shortInt;
@@ -507,7 +507,7 @@ public final class MPI {
      * MPI, {@code buf} is cleared first and left positioned at {@code offset}: its limit becomes
      * its capacity, whatever it was.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -518,7 +518,7 @@ public final class MPI {
     /**
      * A view from char {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -529,7 +529,7 @@ public final class MPI {
     /**
      * A view from short {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -540,7 +540,7 @@ public final class MPI {
     /**
      * A view from int {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -551,7 +551,7 @@ public final class MPI {
     /**
      * A view from long {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -562,7 +562,7 @@ public final class MPI {
     /**
      * A view from float {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -573,7 +573,7 @@ public final class MPI {
     /**
      * A view from double {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the buffer, cleared and positioned at {@code offset}
      * @param offset the first element of the view
      * @return the view
      */
@@ -584,7 +584,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset} to its end: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */
@@ -595,7 +595,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */
@@ -606,7 +606,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */
@@ -617,7 +617,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */
@@ -628,7 +628,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */
@@ -639,7 +639,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */
@@ -650,7 +650,7 @@ public final class MPI {
     /**
      * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
      *
-     * @param buf the buffer or array
+     * @param buf the array
      * @param offset the first element of the view
      * @return the view
      */

@@ -217,8 +217,8 @@ public class Request implements Freeable {
      * message has matched. The request must still be completed by a wait, test or free.
      * Cancelling a nonblocking collective is an error ({@code MPI.ERR_REQUEST}), as in MPI.
      *
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN}, {@code MPI.ERR_REQUEST} for a
+     *                      nonblocking collective, or a lost master
      */
     public void cancel() throws MPIException {
         String call = "MPI_Cancel";

@@ -106,7 +106,7 @@ public final class Status {
     }
 
     /**
-     * Basic elements in the message: the same as {@link #getCount} for basic types.
+     * Basic elements in the message: here always the same as {@link #getCount}, pair types included.
      *
      * @param datatype the datatype of the items
      * @return the number of elements, or {@code MPI.UNDEFINED}
