@@ -62,6 +62,9 @@ public final class BDMPI {
      * Waits (parked) until no other rank of this node is in a critical section, then enters one
      * (BDMPI_Entercritical). At most one rank per node is inside at any time: use it around
      * phases that would thrash the node's disk or memory if all ran them together.
+     *
+     * @throws MPIException if MPI is not running, or the master is lost, under {@code MPI.ERRORS_RETURN} on
+     *                      {@code MPI.COMM_WORLD}
      */
     public static void criticalEnter() throws MPIException {
         String call = "BDMPI_Entercritical";
@@ -73,7 +76,12 @@ public final class BDMPI {
         }
     }
 
-    /** Leaves this node's critical section (BDMPI_Exitcritical), letting another rank of the node in. */
+    /**
+     * Leaves this node's critical section (BDMPI_Exitcritical), letting another rank of the node in.
+     *
+     * @throws MPIException if MPI is not running, or the master is lost, under {@code MPI.ERRORS_RETURN} on
+     *                      {@code MPI.COMM_WORLD}
+     */
     public static void criticalExit() throws MPIException {
         String call = "BDMPI_Exitcritical";
         SlaveRuntime rt = Session.enter(call);
@@ -84,22 +92,50 @@ public final class BDMPI {
         }
     }
 
-    /** The number of nodes holding ranks of {@code comm} (BDMPI_Comm_nsize). */
+    /**
+     * The number of nodes holding ranks of {@code comm} (BDMPI_Comm_nsize).
+     *
+     * @param comm the communicator
+     * @return the number of nodes
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static int getNodeSize(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_nsize").nodes();
     }
 
-    /** The index of the caller's node among the nodes of {@code comm}, from 0 (BDMPI_Comm_nrank). */
+    /**
+     * The index of the caller's node among the nodes of {@code comm}, from 0 (BDMPI_Comm_nrank).
+     *
+     * @param comm the communicator
+     * @return the node's index, from 0
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static int getNodeRank(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_nrank").nodeRank();
     }
 
-    /** The number of ranks of {@code comm} on the caller's node (BDMPI_Comm_lsize). */
+    /**
+     * The number of ranks of {@code comm} on the caller's node (BDMPI_Comm_lsize).
+     *
+     * @param comm the communicator
+     * @return the number of ranks on this node
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static int getLocalSize(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_lsize").localSize();
     }
 
-    /** The caller's index among the ranks of {@code comm} on its node, from 0 (BDMPI_Comm_lrank). */
+    /**
+     * The caller's index among the ranks of {@code comm} on its node, from 0 (BDMPI_Comm_lrank).
+     *
+     * @param comm the communicator
+     * @return the caller's index on its node, from 0
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static int getLocalRank(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_lrank").localRank();
     }
@@ -107,6 +143,11 @@ public final class BDMPI {
     /**
      * The lowest rank of {@code comm} on the caller's node (BDMPI_Comm_rrank): the node's natural
      * "root", e.g. to gather node-local results before a global step.
+     *
+     * @param comm the communicator
+     * @return the lowest rank of {@code comm} on this node
+     * @throws MPIException if MPI is not running, or {@code comm} is null or the master is lost, under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int getLocalRoot(Comm comm) throws MPIException {
         return info(comm, "BDMPI_Comm_rrank").lowestLocalRank();
@@ -122,7 +163,10 @@ public final class BDMPI {
      * that is still unreceived on a communicator other than the predefined ones (a restored job
      * creates its communicators anew), or the job stops with the reason.
      *
+     * @param state this rank's state, saved with the checkpoint
      * @return the checkpoint's number, counting from 1 over the job's life (restarts included)
+     * @throws MPIException if MPI is not running, or on an error (a null state, the state failing to save, a
+     *                      lost master) under {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD}
      */
     public static int checkpoint(Checkpointable state) throws MPIException {
         String call = "BDMPI_Checkpoint";
@@ -145,7 +189,10 @@ public final class BDMPI {
      * leaves it alone. Collective over {@code MPI.COMM_WORLD}: every rank calls it once, right
      * after {@code MPI.Init}, before any other communication.
      *
+     * @param state this rank's state, restored in place from the last checkpoint
      * @return true if the state was restored, false if the job starts from the beginning
+     * @throws MPIException if MPI is not running, or on an error (a null state, the state failing to restore,
+     *                      a lost master) under {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD}
      */
     public static boolean restore(Checkpointable state) throws MPIException {
         String call = "BDMPI_Restore";

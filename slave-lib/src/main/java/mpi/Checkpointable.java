@@ -16,9 +16,19 @@ import java.io.IOException;
  */
 public interface Checkpointable {
 
-    /** Writes this rank's state. */
+    /**
+     * Writes this rank's state.
+     *
+     * @param out where to write the state
+     * @throws IOException if writing fails: the checkpoint fails with {@code MPI.ERR_IO}
+     */
     void save(DataOutputStream out) throws IOException;
 
-    /** Reads back the state that {@link #save} wrote, replacing the current one. */
+    /**
+     * Reads back the state that {@link #save} wrote, replacing the current one.
+     *
+     * @param in what {@link #save} wrote
+     * @throws IOException if reading fails: the restore fails with {@code MPI.ERR_IO}
+     */
     void restore(DataInputStream in) throws IOException;
 }

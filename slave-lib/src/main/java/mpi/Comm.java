@@ -70,7 +70,12 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- basics
 
-    /** This process's rank in the communicator. */
+    /**
+     * This process's rank in the communicator.
+     *
+     * @return the rank, from 0
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final int getRank() throws MPIException {
         String call = "MPI_Comm_rank";
         SlaveRuntime rt = enter(call);
@@ -81,7 +86,12 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** Number of processes in the communicator. */
+    /**
+     * Number of processes in the communicator.
+     *
+     * @return the number of processes
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final int getSize() throws MPIException {
         String call = "MPI_Comm_size";
         SlaveRuntime rt = enter(call);
@@ -95,9 +105,12 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Compares two communicators.
      *
+     * @param comm1 a communicator
+     * @param comm2 another communicator
      * @return {@code MPI.IDENT} for the same communicator, {@code MPI.CONGRUENT} for the same
      *         processes in the same order, {@code MPI.SIMILAR} for the same processes in another
      *         order, {@code MPI.UNEQUAL} otherwise
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
         String call = "MPI_Comm_compare";
@@ -125,6 +138,9 @@ public class Comm implements Freeable, Cloneable {
     /**
      * A new communicator with the same members in the same order (collective: every member calls
      * it). It inherits the error handler.
+     *
+     * @return the new communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public Comm dup() throws MPIException {
         String call = "MPI_Comm_dup";
@@ -165,18 +181,32 @@ public class Comm implements Freeable, Cloneable {
         freed = true;
     }
 
-    /** Whether this is a null communicator: freed, or the result of a split with {@code MPI.UNDEFINED}. */
+    /**
+     * Whether this is a null communicator: freed, or the result of a split with {@code MPI.UNDEFINED}.
+     *
+     * @return whether the communicator is null
+     */
     public final boolean isNull() {
         return commId == Protocol.NO_COMM || freed;
     }
 
-    /** Whether this is an intercommunicator: never, here. */
+    /**
+     * Whether this is an intercommunicator: never, here.
+     *
+     * @return false
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final boolean isInter() throws MPIException {
         enter("MPI_Comm_test_inter");
         return false;
     }
 
-    /** Sets what errors of calls on this communicator do; {@code MPI.ERRORS_ARE_FATAL} by default. */
+    /**
+     * Sets what errors of calls on this communicator do; {@code MPI.ERRORS_ARE_FATAL} by default.
+     *
+     * @param errhandler the new error handler
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void setErrhandler(Errhandler errhandler) throws MPIException {
         enter("MPI_Comm_set_errhandler");
         if (errhandler == null) {
@@ -185,13 +215,23 @@ public class Comm implements Freeable, Cloneable {
         this.errhandler = errhandler;
     }
 
-    /** The communicator's error handler. */
+    /**
+     * The communicator's error handler.
+     *
+     * @return the error handler
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Errhandler getErrhandler() throws MPIException {
         enter("MPI_Comm_get_errhandler");
         return errhandler;
     }
 
-    /** Names the communicator, for messages. */
+    /**
+     * Names the communicator, for messages.
+     *
+     * @param name the new name
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void setName(String name) throws MPIException {
         enter("MPI_Comm_set_name");
         if (name == null) {
@@ -203,13 +243,21 @@ public class Comm implements Freeable, Cloneable {
     /**
      * The communicator's name: {@code MPI_COMM_WORLD}, {@code MPI_COMM_SELF}, one saying how a
      * derived communicator was made ({@code MPI COMMUNICATOR 16 SPLIT FROM MPI_COMM_WORLD}), or as set.
+     *
+     * @return the name
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final String getName() throws MPIException {
         enter("MPI_Comm_get_name");
         return name;
     }
 
-    /** Ends the whole job with {@code errorcode} as its exit status. Does not return. */
+    /**
+     * Ends the whole job with {@code errorcode} as its exit status. Does not return.
+     *
+     * @param errorcode the job's exit status
+     * @throws MPIException if MPI is not running
+     */
     public final void abort(int errorcode) throws MPIException {
         Session.enter("MPI_Abort").abort(errorcode, "MPI_Abort(" + name + ", " + errorcode + ")");
     }
@@ -219,22 +267,56 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Sends {@code count} items of {@code type} from the start of {@code buf} (an array, or a
      * Buffer used from its base) to {@code dest}. Returns once the master owns the message.
+     *
+     * @param buf the items to send: an array or a Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         send("MPI_Send", buf, count, type, dest, tag);
     }
 
-    /** As {@link #send}: every send is buffered by the master. */
+    /**
+     * As {@link #send}: every send is buffered by the master.
+     *
+     * @param buf the items to send: an array or a Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         send("MPI_Bsend", buf, count, type, dest, tag);
     }
 
-    /** As {@link #send}: the master buffers it, so it does not wait for the matching receive. */
+    /**
+     * As {@link #send}: the master buffers it, so it does not wait for the matching receive.
+     *
+     * @param buf the items to send: an array or a Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         send("MPI_Ssend", buf, count, type, dest, tag);
     }
 
-    /** As {@link #send}: a ready send needs no posted receive when the master buffers it. */
+    /**
+     * As {@link #send}: a ready send needs no posted receive when the master buffers it.
+     *
+     * @param buf the items to send: an array or a Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
         send("MPI_Rsend", buf, count, type, dest, tag);
     }
@@ -242,23 +324,60 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Nonblocking send; the returned request is already complete (the master owns the message).
      *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return a request that is already complete
      * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
         return iSend("MPI_Isend", buf, count, type, dest, tag);
     }
 
-    /** As {@link #iSend}. */
+    /**
+     * As {@link #iSend}.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return a request that is already complete
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
         return iSend("MPI_Ibsend", buf, count, type, dest, tag);
     }
 
-    /** As {@link #iSend}. */
+    /**
+     * As {@link #iSend}.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return a request that is already complete
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
         return iSend("MPI_Issend", buf, count, type, dest, tag);
     }
 
-    /** As {@link #iSend}. */
+    /**
+     * As {@link #iSend}.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return a request that is already complete
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
         return iSend("MPI_Irsend", buf, count, type, dest, tag);
     }
@@ -294,7 +413,13 @@ public class Comm implements Freeable, Cloneable {
      * {@code source} may be {@code MPI.ANY_SOURCE} and {@code tag} {@code MPI.ANY_TAG}; a message
      * longer than {@code count} items is an {@code MPI.ERR_TRUNCATE} error.
      *
+     * @param buf where the message lands: an array or a Buffer, used from its start
+     * @param count the number of items {@code buf} can take
+     * @param type the datatype of the items
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param tag the tag to match, or {@code MPI.ANY_TAG}
      * @return the actual source, tag and size of the message
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         String call = "MPI_Recv";
@@ -307,7 +432,14 @@ public class Comm implements Freeable, Cloneable {
      * Posts a receive and returns at once; the message lands in {@code buf} by the time a wait or
      * test completes the request.
      *
+     * @param buf where the message lands: a direct Buffer, used from its start
+     * @param count the number of items {@code buf} can take
+     * @param type the datatype of the items
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param tag the tag to match, or {@code MPI.ANY_TAG}
+     * @return the receive's request
      * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         String call = "MPI_Irecv";
@@ -324,7 +456,22 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** Sends one message and receives another; the send cannot deadlock, as the master buffers it. */
+    /**
+     * Sends one message and receives another; the send cannot deadlock, as the master buffers it.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param sendtag the tag of the message sent (0 or more)
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items {@code recvbuf} can take
+     * @param recvtype the datatype of the items received
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param recvtag the tag to match, or {@code MPI.ANY_TAG}
+     * @return the status of the message received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
@@ -335,7 +482,19 @@ public class Comm implements Freeable, Cloneable {
         return receive(call, rt, recvbuf, recvcount, recvtype, source, recvtag);
     }
 
-    /** Sends the contents of {@code buf}, then receives a message into it. */
+    /**
+     * Sends the contents of {@code buf}, then receives a message into it.
+     *
+     * @param buf the items to send, then where the message received lands
+     * @param count the number of items {@code buf} can take
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param sendtag the tag of the message sent (0 or more)
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param recvtag the tag to match, or {@code MPI.ANY_TAG}
+     * @return the status of the message received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Status sendRecvReplace(Object buf, int count, Datatype type,
                                         int dest, int sendtag, int source, int recvtag) throws MPIException {
         String call = "MPI_Sendrecv_replace";
@@ -346,12 +505,26 @@ public class Comm implements Freeable, Cloneable {
         return receive(call, rt, buf, count, type, source, recvtag);
     }
 
-    /** Waits (parked) until a matching message is pending and describes it without receiving it. */
+    /**
+     * Waits (parked) until a matching message is pending and describes it without receiving it.
+     *
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param tag the tag to match, or {@code MPI.ANY_TAG}
+     * @return the source, tag and size of the message
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Status probe(int source, int tag) throws MPIException {
         return probe("MPI_Probe", source, tag, true);
     }
 
-    /** Describes a pending message that matches, or returns null if there is none now. */
+    /**
+     * Describes a pending message that matches, or returns null if there is none now.
+     *
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param tag the tag to match, or {@code MPI.ANY_TAG}
+     * @return the message's status, or null if no matching message is pending
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Status iProbe(int source, int tag) throws MPIException {
         return probe("MPI_Iprobe", source, tag, false);
     }
@@ -396,12 +569,24 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- blocking collectives
 
-    /** Waits (parked) until every member of this communicator has called barrier. */
+    /**
+     * Waits (parked) until every member of this communicator has called barrier.
+     *
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void barrier() throws MPIException {
         collective("MPI_Barrier", CollectiveBuilder::barrier);
     }
 
-    /** Copies {@code count} items of the root's {@code buf} into every other member's {@code buf}. */
+    /**
+     * Copies {@code count} items of the root's {@code buf} into every other member's {@code buf}.
+     *
+     * @param buf the items to send at the root; where they land elsewhere
+     * @param count the number of items
+     * @param type the datatype of the items
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         collective("MPI_Bcast", b -> b.bcast(buf, count, type, root));
     }
@@ -409,6 +594,15 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Each member sends {@code sendcount} items; the root receives rank i's at item
      * {@code i * recvcount} of {@code recvbuf} (which only the root uses; others may pass null).
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the items land (used at the root only)
+     * @param recvcount the number of items received from each rank
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void gather(Object sendbuf, int sendcount, Datatype sendtype,
                              Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
@@ -418,25 +612,60 @@ public class Comm implements Freeable, Cloneable {
     /**
      * In-place gather: at the root {@code buf} is the whole receive area ({@code count} items per
      * rank) with its own block already in its slot; elsewhere {@code buf} holds the items to send.
+     *
+     * @param buf the in-place buffer, as above
+     * @param count the number of items per rank
+     * @param type the datatype of the items
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
         collective("MPI_Gather", b -> b.gatherInPlace(buf, count, type, root));
     }
 
-    /** As gather, with rank i's {@code recvcount[i]} items landing at item {@code displs[i]} of the root's {@code recvbuf}. */
+    /**
+     * As gather, with rank i's {@code recvcount[i]} items landing at item {@code displs[i]} of the root's {@code recvbuf}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the items land (used at the root only)
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
         collective("MPI_Gatherv", b -> b.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
-    /** The root's in-place gatherv: its own block already sits at {@code displs[root]}; the others call the next form. */
+    /**
+     * The root's in-place gatherv: its own block already sits at {@code displs[root]}; the others call the next form.
+     *
+     * @param recvbuf where the items land (used at the root only)
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
         collective("MPI_Gatherv", b -> b.gathervInPlaceAtRoot(recvbuf, recvcount, displs, recvtype, root));
     }
 
-    /** The non-roots' side of an in-place gatherv: they send {@code sendcount} items. */
+    /**
+     * The non-roots' side of an in-place gatherv: they send {@code sendcount} items.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         collective("MPI_Gatherv", b -> b.gathervInPlaceOffRoot(sendbuf, sendcount, sendtype, root));
     }
@@ -444,6 +673,15 @@ public class Comm implements Freeable, Cloneable {
     /**
      * The root sends items {@code i * sendcount} onwards of {@code sendbuf} (which only the root
      * uses) to rank i; every member receives its block into {@code recvbuf}.
+     *
+     * @param sendbuf the items to send (used at the root only)
+     * @param sendcount the number of items sent to each rank
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items this rank receives
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void scatter(Object sendbuf, int sendcount, Datatype sendtype,
                               Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
@@ -453,64 +691,171 @@ public class Comm implements Freeable, Cloneable {
     /**
      * In-place scatter: at the root {@code buf} is the whole send area and its own block stays in
      * place; elsewhere {@code buf} receives {@code count} items.
+     *
+     * @param buf the in-place buffer, as above
+     * @param count the number of items per rank
+     * @param type the datatype of the items
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
         collective("MPI_Scatter", b -> b.scatterInPlace(buf, count, type, root));
     }
 
-    /** As scatter, with rank i's {@code sendcount[i]} items taken from item {@code displs[i]} of the root's {@code sendbuf}. */
+    /**
+     * As scatter, with rank i's {@code sendcount[i]} items taken from item {@code displs[i]} of the root's {@code sendbuf}.
+     *
+     * @param sendbuf the items to send (used at the root only)
+     * @param sendcount per rank, the number of items sent to it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items this rank receives
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                                Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         collective("MPI_Scatterv", b -> b.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
-    /** The root's in-place scatterv: its own block stays in place; the others call the next form. */
+    /**
+     * The root's in-place scatterv: its own block stays in place; the others call the next form.
+     *
+     * @param sendbuf the items to send (used at the root only)
+     * @param sendcount per rank, the number of items sent to it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param sendtype the datatype of the items sent
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
         collective("MPI_Scatterv", b -> b.scattervInPlaceAtRoot(sendbuf, sendcount, displs, sendtype, root));
     }
 
-    /** The non-roots' side of an in-place scatterv: they receive {@code recvcount} items. */
+    /**
+     * The non-roots' side of an in-place scatterv: they receive {@code recvcount} items.
+     *
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items this rank receives
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         collective("MPI_Scatterv", b -> b.scattervInPlaceOffRoot(recvbuf, recvcount, recvtype, root));
     }
 
-    /** Gather to every member: rank i's items land at item {@code i * recvcount} of each {@code recvbuf}. */
+    /**
+     * Gather to every member: rank i's items land at item {@code i * recvcount} of each {@code recvbuf}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items received from each rank
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allGather(Object sendbuf, int sendcount, Datatype sendtype,
                                 Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         collective("MPI_Allgather", b -> b.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
-    /** In-place allGather: {@code buf} is the whole receive area, each member's own block already in its slot. */
+    /**
+     * In-place allGather: {@code buf} is the whole receive area, each member's own block already in its slot.
+     *
+     * @param buf the in-place buffer, as above
+     * @param count the number of items per rank
+     * @param type the datatype of the items
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
         collective("MPI_Allgather", b -> b.allGatherInPlace(buf, count, type));
     }
 
-    /** As allGather, with rank i's {@code recvcount[i]} items landing at item {@code displs[i]}. */
+    /**
+     * As allGather, with rank i's {@code recvcount[i]} items landing at item {@code displs[i]}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype,
                                  Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         collective("MPI_Allgatherv", b -> b.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
-    /** In-place allGatherv: each member's own block already sits at {@code displs[rank]}. */
+    /**
+     * In-place allGatherv: each member's own block already sits at {@code displs[rank]}.
+     *
+     * @param recvbuf where the received items land
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         collective("MPI_Allgatherv", b -> b.allGathervInPlace(recvbuf, recvcount, displs, recvtype));
     }
 
-    /** Every member sends block j of {@code sendbuf} to rank j and receives rank i's block at block i of {@code recvbuf}. */
+    /**
+     * Every member sends block j of {@code sendbuf} to rank j and receives rank i's block at block i of {@code recvbuf}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items sent to each rank
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items received from each rank
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype,
                                Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         collective("MPI_Alltoall", b -> b.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
-    /** As allToAll with per-rank counts and displacements on both sides. */
+    /**
+     * As allToAll with per-rank counts and displacements on both sides.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount per rank, the number of items sent to it
+     * @param sdispls per rank, where the block sent to it starts, in items from the start of {@code sendbuf}
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount per rank, the number of items received from it
+     * @param rdispls per rank, where the block received from it starts, in items from the start of
+     *                {@code recvbuf}
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                 Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         collective("MPI_Alltoallv",
                 b -> b.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
     }
 
-    /** Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error. */
+    /**
+     * Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error.
+     *
+     * @param sendBuf unused: the call is not supported
+     * @param sendCount unused: the call is not supported
+     * @param sDispls unused: the call is not supported
+     * @param sendTypes unused: the call is not supported
+     * @param recvBuf unused: the call is not supported
+     * @param recvCount unused: the call is not supported
+     * @param rDispls unused: the call is not supported
+     * @param recvTypes unused: the call is not supported
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                 Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
         throw unsupported("MPI_Alltoallw", "use allToAllv, one datatype per side");
@@ -519,23 +864,57 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Combines the members' {@code count} items element by element with {@code op}, in rank
      * order; the result lands in the root's {@code recvbuf} (which only the root uses).
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands (used at the root only)
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
         collective("MPI_Reduce", b -> b.reduce(sendbuf, recvbuf, count, type, op, root));
     }
 
-    /** In-place reduce: {@code buf} is every member's input, and receives the result at the root. */
+    /**
+     * In-place reduce: {@code buf} is every member's input, and receives the result at the root.
+     *
+     * @param buf this rank's input, and where the result lands, as above
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @param root the root's rank in this communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
         collective("MPI_Reduce", b -> b.reduceInPlace(buf, count, type, op, root));
     }
 
-    /** As reduce, with the result in every member's {@code recvbuf}. */
+    /**
+     * As reduce, with the result in every member's {@code recvbuf}.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Allreduce", b -> b.reduceToAll(CollectiveKind.ALLREDUCE, sendbuf, recvbuf, count, type, op));
     }
 
-    /** In-place allReduce: {@code buf} is the input and receives the result. */
+    /**
+     * In-place allReduce: {@code buf} is the input and receives the result.
+     *
+     * @param buf this rank's input, and where the result lands, as above
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Allreduce", b -> b.reduceToAllInPlace(CollectiveKind.ALLREDUCE, buf, count, type, op));
     }
@@ -543,24 +922,56 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Reduces vectors of {@code sum(recvcounts)} items and scatters the result: rank i receives
      * its {@code recvcounts[i]} items (block i) in {@code recvbuf}.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where this rank's block of the result lands
+     * @param recvcounts per rank, the number of result items it receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
         collective("MPI_Reduce_scatter", b -> b.reduceScatter(sendbuf, recvbuf, recvcounts, type, op));
     }
 
-    /** In-place reduceScatter: {@code buf} holds the whole input; this rank's block of the result lands at its start. */
+    /**
+     * In-place reduceScatter: {@code buf} holds the whole input; this rank's block of the result lands at its start.
+     *
+     * @param buf this rank's input, and where the result lands, as above
+     * @param counts per rank, the number of result items it receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
         collective("MPI_Reduce_scatter", b -> b.reduceScatterInPlace(buf, counts, type, op));
     }
 
-    /** As reduceScatter with {@code recvcount} items for every rank. */
+    /**
+     * As reduceScatter with {@code recvcount} items for every rank.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where this rank's block of the result lands
+     * @param recvcount the number of result items each rank receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
         collective("MPI_Reduce_scatter_block", b -> b.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op));
     }
 
-    /** In-place reduceScatterBlock: {@code buf} holds the whole input; this rank's block lands at its start. */
+    /**
+     * In-place reduceScatterBlock: {@code buf} holds the whole input; this rank's block lands at its start.
+     *
+     * @param buf this rank's input, and where the result lands, as above
+     * @param count the number of result items each rank receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Reduce_scatter_block", b -> b.reduceScatterBlockInPlace(buf, count, type, op));
     }
@@ -569,6 +980,13 @@ public class Comm implements Freeable, Cloneable {
      * Computes {@code inBuf op inOutBuf} into {@code inOutBuf}, locally, for {@code count} items
      * ({@code inBuf} counts as the lower rank for a non-commutative operator). Errors go to
      * {@code MPI.COMM_WORLD}'s handler.
+     *
+     * @param inBuf the first operand: an array or a Buffer, used from its start
+     * @param inOutBuf the second operand, replaced by the result
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
         String call = "MPI_Reduce_local";
@@ -606,29 +1024,75 @@ public class Comm implements Freeable, Cloneable {
      * Starts a barrier; the request completes once every member has started it.
      * Every nonblocking collective hands the master this rank's data at once, and takes direct
      * Buffers only ({@link IllegalArgumentException} otherwise, as in Open MPI).
+     *
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request iBarrier() throws MPIException {
         return iCollective("MPI_Ibarrier", CollectiveBuilder::barrier);
     }
 
-    /** Nonblocking {@link #bcast}. */
+    /**
+     * Nonblocking {@link #bcast}.
+     *
+     * @param buf the items to send at the root; where they land elsewhere
+     * @param count the number of items
+     * @param type the datatype of the items
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
         return iCollective("MPI_Ibcast", b -> b.bcast(buf, count, type, root), buf);
     }
 
-    /** Nonblocking {@link #gather(Object, int, Datatype, Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking {@link #gather(Object, int, Datatype, Object, int, Datatype, int)}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the items land (used at the root only)
+     * @param recvcount the number of items received from each rank
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype,
                                  Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         return iCollective("MPI_Igather", b -> b.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #gather(Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking in-place {@link #gather(Object, int, Datatype, int)}.
+     *
+     * @param buf the in-place buffer, as in the blocking form
+     * @param count the number of items per rank
+     * @param type the datatype of the items
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
         return iCollective("MPI_Igather", b -> b.gatherInPlace(buf, count, type, root), buf);
     }
 
-    /** Nonblocking {@link #gatherv(Object, int, Datatype, Object, int[], int[], Datatype, int)}. */
+    /**
+     * Nonblocking {@link #gatherv(Object, int, Datatype, Object, int[], int[], Datatype, int)}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the items land (used at the root only)
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
                                   Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
@@ -636,80 +1100,217 @@ public class Comm implements Freeable, Cloneable {
                 b -> b.gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root), sendbuf, recvbuf);
     }
 
-    /** Nonblocking root side of the in-place {@link #gatherv(Object, int[], int[], Datatype, int)}. */
+    /**
+     * Nonblocking root side of the in-place {@link #gatherv(Object, int[], int[], Datatype, int)}.
+     *
+     * @param recvbuf where the items land (used at the root only)
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
         return iCollective("MPI_Igatherv", b -> b.gathervInPlaceAtRoot(recvbuf, recvcount, displs, recvtype, root), recvbuf);
     }
 
-    /** Nonblocking non-root side of the in-place {@link #gatherv(Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking non-root side of the in-place {@link #gatherv(Object, int, Datatype, int)}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         return iCollective("MPI_Igatherv", b -> b.gathervInPlaceOffRoot(sendbuf, sendcount, sendtype, root), sendbuf);
     }
 
-    /** Nonblocking {@link #scatter(Object, int, Datatype, Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking {@link #scatter(Object, int, Datatype, Object, int, Datatype, int)}.
+     *
+     * @param sendbuf the items to send (used at the root only)
+     * @param sendcount the number of items sent to each rank
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items this rank receives
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype,
                                   Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         return iCollective("MPI_Iscatter", b -> b.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #scatter(Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking in-place {@link #scatter(Object, int, Datatype, int)}.
+     *
+     * @param buf the in-place buffer, as in the blocking form
+     * @param count the number of items per rank
+     * @param type the datatype of the items
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
         return iCollective("MPI_Iscatter", b -> b.scatterInPlace(buf, count, type, root), buf);
     }
 
-    /** Nonblocking {@link #scatterv(Object, int[], int[], Datatype, Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking {@link #scatterv(Object, int[], int[], Datatype, Object, int, Datatype, int)}.
+     *
+     * @param sendbuf the items to send (used at the root only)
+     * @param sendcount per rank, the number of items sent to it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items this rank receives
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype,
                                    Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         return iCollective("MPI_Iscatterv",
                 b -> b.scatterv(sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root), sendbuf, recvbuf);
     }
 
-    /** Nonblocking root side of the in-place {@link #scatterv(Object, int[], int[], Datatype, int)}. */
+    /**
+     * Nonblocking root side of the in-place {@link #scatterv(Object, int[], int[], Datatype, int)}.
+     *
+     * @param sendbuf the items to send (used at the root only)
+     * @param sendcount per rank, the number of items sent to it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param sendtype the datatype of the items sent
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
         return iCollective("MPI_Iscatterv", b -> b.scattervInPlaceAtRoot(sendbuf, sendcount, displs, sendtype, root),
                 sendbuf);
     }
 
-    /** Nonblocking non-root side of the in-place {@link #scatterv(Object, int, Datatype, int)}. */
+    /**
+     * Nonblocking non-root side of the in-place {@link #scatterv(Object, int, Datatype, int)}.
+     *
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items this rank receives
+     * @param recvtype the datatype of the items received
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         return iCollective("MPI_Iscatterv", b -> b.scattervInPlaceOffRoot(recvbuf, recvcount, recvtype, root), recvbuf);
     }
 
-    /** Nonblocking {@link #allGather(Object, int, Datatype, Object, int, Datatype)}. */
+    /**
+     * Nonblocking {@link #allGather(Object, int, Datatype, Object, int, Datatype)}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items received from each rank
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
                                     Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         return iCollective("MPI_Iallgather", b -> b.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #allGather(Object, int, Datatype)}. */
+    /**
+     * Nonblocking in-place {@link #allGather(Object, int, Datatype)}.
+     *
+     * @param buf the in-place buffer, as in the blocking form
+     * @param count the number of items per rank
+     * @param type the datatype of the items
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
         return iCollective("MPI_Iallgather", b -> b.allGatherInPlace(buf, count, type), buf);
     }
 
-    /** Nonblocking {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}. */
+    /**
+     * Nonblocking {@link #allGatherv(Object, int, Datatype, Object, int[], int[], Datatype)}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items this rank sends
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount per rank, the number of items received from it
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
                                      Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         return iCollective("MPI_Iallgatherv",
                 b -> b.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype), sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #allGatherv(Object, int[], int[], Datatype)}. */
+    /**
+     * Nonblocking in-place {@link #allGatherv(Object, int[], int[], Datatype)}.
+     *
+     * @param buf the in-place buffer, as in the blocking form
+     * @param count per rank, the number of items in its block
+     * @param displs per rank, where its block starts, in items from the start of the buffer
+     * @param type the datatype of the items
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
         return iCollective("MPI_Iallgatherv", b -> b.allGathervInPlace(buf, count, displs, type), buf);
     }
 
-    /** Nonblocking {@link #allToAll}. */
+    /**
+     * Nonblocking {@link #allToAll}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount the number of items sent to each rank
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount the number of items received from each rank
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
                                    Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         return iCollective("MPI_Ialltoall", b -> b.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking {@link #allToAllv}. */
+    /**
+     * Nonblocking {@link #allToAllv}.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendcount per rank, the number of items sent to it
+     * @param sdispls per rank, where the block sent to it starts, in items from the start of {@code sendbuf}
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the received items land
+     * @param recvcount per rank, the number of items received from it
+     * @param rdispls per rank, where the block received from it starts, in items from the start of
+     *                {@code recvbuf}
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                     Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
         return iCollective("MPI_Ialltoallv",
@@ -717,107 +1318,297 @@ public class Comm implements Freeable, Cloneable {
                 sendbuf, recvbuf);
     }
 
-    /** Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error. */
+    /**
+     * Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error.
+     *
+     * @param sendBuf unused: the call is not supported
+     * @param sendCount unused: the call is not supported
+     * @param sDispls unused: the call is not supported
+     * @param sendTypes unused: the call is not supported
+     * @param recvBuf unused: the call is not supported
+     * @param recvCount unused: the call is not supported
+     * @param rDispls unused: the call is not supported
+     * @param recvTypes unused: the call is not supported
+     * @return never: the call fails
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                     Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
         throw unsupported("MPI_Ialltoallw", "use iAllToAllv, one datatype per side");
     }
 
-    /** Nonblocking {@link #reduce(Object, Object, int, Datatype, Op, int)}. */
+    /**
+     * Nonblocking {@link #reduce(Object, Object, int, Datatype, Op, int)}.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands (used at the root only)
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
         return iCollective("MPI_Ireduce", b -> b.reduce(sendbuf, recvbuf, count, type, op, root), sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #reduce(Object, int, Datatype, Op, int)}. */
+    /**
+     * Nonblocking in-place {@link #reduce(Object, int, Datatype, Op, int)}.
+     *
+     * @param buf this rank's input, and where the result lands, as in the blocking form
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @param root the root's rank in this communicator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
         return iCollective("MPI_Ireduce", b -> b.reduceInPlace(buf, count, type, op, root), buf);
     }
 
-    /** Nonblocking {@link #allReduce(Object, Object, int, Datatype, Op)}. */
+    /**
+     * Nonblocking {@link #allReduce(Object, Object, int, Datatype, Op)}.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iallreduce",
                 b -> b.reduceToAll(CollectiveKind.ALLREDUCE, sendbuf, recvbuf, count, type, op), sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #allReduce(Object, int, Datatype, Op)}. */
+    /**
+     * Nonblocking in-place {@link #allReduce(Object, int, Datatype, Op)}.
+     *
+     * @param buf this rank's input, and where the result lands, as in the blocking form
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iallreduce", b -> b.reduceToAllInPlace(CollectiveKind.ALLREDUCE, buf, count, type, op), buf);
     }
 
-    /** Nonblocking {@link #reduceScatter(Object, Object, int[], Datatype, Op)}. */
+    /**
+     * Nonblocking {@link #reduceScatter(Object, Object, int[], Datatype, Op)}.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where this rank's block of the result lands
+     * @param recvcounts per rank, the number of result items it receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
         return iCollective("MPI_Ireduce_scatter", b -> b.reduceScatter(sendbuf, recvbuf, recvcounts, type, op),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #reduceScatter(Object, int[], Datatype, Op)}. */
+    /**
+     * Nonblocking in-place {@link #reduceScatter(Object, int[], Datatype, Op)}.
+     *
+     * @param buf this rank's input, and where the result lands, as in the blocking form
+     * @param counts per rank, the number of result items it receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Ireduce_scatter", b -> b.reduceScatterInPlace(buf, counts, type, op), buf);
     }
 
-    /** Nonblocking {@link #reduceScatterBlock(Object, Object, int, Datatype, Op)}. */
+    /**
+     * Nonblocking {@link #reduceScatterBlock(Object, Object, int, Datatype, Op)}.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where this rank's block of the result lands
+     * @param recvcount the number of result items each rank receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
         return iCollective("MPI_Ireduce_scatter_block", b -> b.reduceScatterBlock(sendbuf, recvbuf, recvcount, type, op),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #reduceScatterBlock(Object, int, Datatype, Op)}. */
+    /**
+     * Nonblocking in-place {@link #reduceScatterBlock(Object, int, Datatype, Op)}.
+     *
+     * @param buf this rank's input, and where the result lands, as in the blocking form
+     * @param count the number of result items each rank receives
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Ireduce_scatter_block", b -> b.reduceScatterBlockInPlace(buf, count, type, op), buf);
     }
 
     // ---------------------------------------------------------------- neighbourhood collectives
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype,
                                         Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         throw unsupported("MPI_Neighbor_allgather", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param displs unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype,
                                          Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
         throw unsupported("MPI_Neighbor_allgatherv", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
                                        Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         throw unsupported("MPI_Neighbor_alltoall", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sdispls unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param rdispls unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                         Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
         throw unsupported("MPI_Neighbor_alltoallv", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @return never: the call fails
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
                                             Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         throw unsupported("MPI_Ineighbor_allgather", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param displs unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @return never: the call fails
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
                                              Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
         throw unsupported("MPI_Ineighbor_allgatherv", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @return never: the call fails
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
                                            Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
         throw unsupported("MPI_Ineighbor_alltoall", NO_TOPOLOGIES);
     }
 
-    /** Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}). */
+    /**
+     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     *
+     * @param sendbuf unused: the call is not supported
+     * @param sendcount unused: the call is not supported
+     * @param sdispls unused: the call is not supported
+     * @param sendtype unused: the call is not supported
+     * @param recvbuf unused: the call is not supported
+     * @param recvcount unused: the call is not supported
+     * @param rdispls unused: the call is not supported
+     * @param recvtype unused: the call is not supported
+     * @return never: the call fails
+     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
+     *                      is not running
+     */
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {

@@ -79,37 +79,71 @@ public final class Datatype implements Freeable {
         return base.bytes * extent;
     }
 
-    /** Extent in base units: 1 for the basic types, bytes for the pair types. */
+    /**
+     * Extent in base units: 1 for the basic types, bytes for the pair types.
+     *
+     * @return the extent in base units
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public int getExtent() throws MPIException {
         return extent;
     }
 
-    /** Size in base units, padding excluded: 1 for the basic types, bytes for the pair types. */
+    /**
+     * Size in base units, padding excluded: 1 for the basic types, bytes for the pair types.
+     *
+     * @return the size in base units
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public int getSize() throws MPIException {
         return size;
     }
 
-    /** Lower bound in base units: 0 for every type here. */
+    /**
+     * Lower bound in base units: 0 for every type here.
+     *
+     * @return 0
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public int getLb() throws MPIException {
         return 0;
     }
 
-    /** True extent in base units: from the first to the last byte of data of an item. */
+    /**
+     * True extent in base units: from the first to the last byte of data of an item.
+     *
+     * @return the true extent in base units
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public int getTrueExtent() throws MPIException {
         return trueExtent;
     }
 
-    /** True lower bound in base units: 0 for every type here. */
+    /**
+     * True lower bound in base units: 0 for every type here.
+     *
+     * @return 0
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public int getTrueLb() throws MPIException {
         return 0;
     }
 
-    /** The type's name, such as {@code MPI_INT}. */
+    /**
+     * The type's name, such as {@code MPI_INT}.
+     *
+     * @return the name
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public String getName() throws MPIException {
         return name;
     }
 
-    /** Does nothing: every type here is committed from the start. */
+    /**
+     * Does nothing: every type here is committed from the start.
+     *
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public void commit() throws MPIException {
     }
 
@@ -118,7 +152,11 @@ public final class Datatype implements Freeable {
     public void free() throws MPIException {
     }
 
-    /** False: every datatype that exists here is a real one. */
+    /**
+     * False: every datatype that exists here is a real one.
+     *
+     * @return false
+     */
     public boolean isNull() {
         return false;
     }

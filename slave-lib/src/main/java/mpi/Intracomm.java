@@ -45,7 +45,9 @@ public class Intracomm extends Comm {
      * ranked by {@code key} and then by their rank here. It inherits the error handler.
      *
      * @param colour 0 or more, or {@code MPI.UNDEFINED} to be in no new communicator
+     * @param key orders the members in the new communicator (ties by rank here)
      * @return the new communicator; a null one ({@link #isNull()}) for {@code MPI.UNDEFINED}
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Intracomm split(int colour, int key) throws MPIException {
         String call = "MPI_Comm_split";
@@ -55,44 +57,116 @@ public class Intracomm extends Comm {
 
     // ---------------------------------------------------------------- scans
 
-    /** Rank i receives the reduction of ranks 0..i's {@code count} items, in rank order. */
+    /**
+     * Rank i receives the reduction of ranks 0..i's {@code count} items, in rank order.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Scan", b -> b.reduceToAll(CollectiveKind.SCAN, sendbuf, recvbuf, count, type, op));
     }
 
-    /** In-place scan: {@code recvbuf} is the input and receives the result. */
+    /**
+     * In-place scan: {@code recvbuf} is the input and receives the result.
+     *
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Scan", b -> b.reduceToAllInPlace(CollectiveKind.SCAN, recvbuf, count, type, op));
     }
 
-    /** Rank i &gt; 0 receives the reduction of ranks 0..i-1; rank 0's {@code recvbuf} is left as it was. */
+    /**
+     * Rank i &gt; 0 receives the reduction of ranks 0..i-1; rank 0's {@code recvbuf} is left as it was.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Exscan", b -> b.reduceToAll(CollectiveKind.EXSCAN, sendbuf, recvbuf, count, type, op));
     }
 
-    /** In-place exScan: {@code buf} is the input and receives the result (rank 0's is left as it was). */
+    /**
+     * In-place exScan: {@code buf} is the input and receives the result (rank 0's is left as it was).
+     *
+     * @param buf this rank's input, and where the result lands, as above
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
         collective("MPI_Exscan", b -> b.reduceToAllInPlace(CollectiveKind.EXSCAN, buf, count, type, op));
     }
 
-    /** Nonblocking {@link #scan(Object, Object, int, Datatype, Op)}; direct Buffers only. */
+    /**
+     * Nonblocking {@link #scan(Object, Object, int, Datatype, Op)}; direct Buffers only.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iscan", b -> b.reduceToAll(CollectiveKind.SCAN, sendbuf, recvbuf, count, type, op),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #scan(Object, int, Datatype, Op)}; direct Buffers only. */
+    /**
+     * Nonblocking in-place {@link #scan(Object, int, Datatype, Op)}; direct Buffers only.
+     *
+     * @param buf this rank's input, and where the result lands, as in the blocking form
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iscan", b -> b.reduceToAllInPlace(CollectiveKind.SCAN, buf, count, type, op), buf);
     }
 
-    /** Nonblocking {@link #exScan(Object, Object, int, Datatype, Op)}; direct Buffers only. */
+    /**
+     * Nonblocking {@link #exScan(Object, Object, int, Datatype, Op)}; direct Buffers only.
+     *
+     * @param sendbuf this rank's input
+     * @param recvbuf where the result lands
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iexscan", b -> b.reduceToAll(CollectiveKind.EXSCAN, sendbuf, recvbuf, count, type, op),
                 sendbuf, recvbuf);
     }
 
-    /** Nonblocking in-place {@link #exScan(Object, int, Datatype, Op)}; direct Buffers only. */
+    /**
+     * Nonblocking in-place {@link #exScan(Object, int, Datatype, Op)}; direct Buffers only.
+     *
+     * @param buf this rank's input, and where the result lands, as in the blocking form
+     * @param count the number of items to combine
+     * @param type the datatype of the items
+     * @param op the reduction operator
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iexscan", b -> b.reduceToAllInPlace(CollectiveKind.EXSCAN, buf, count, type, op), buf);
     }

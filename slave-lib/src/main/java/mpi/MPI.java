@@ -50,7 +50,7 @@ public final class MPI {
      * {@link #doubleInt}. Extents in bytes: 8, 8, 16, 8, 16.
      */
     public static final Datatype INT2, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT;
-    /** Accessors of the pairs of {@link #INT2}, {@link #SHORT_INT}, ... in a byte buffer. */
+    /** Accessor of {@link #INT2} pairs in a byte buffer. */
     public static final Int2 int2;
     /** Accessor of {@link #SHORT_INT} pairs. */
     public static final ShortInt shortInt;
@@ -228,6 +228,7 @@ public final class MPI {
     /**
      * Connects this process to its bdmpi master and waits until the master lets it run.
      *
+     * @param args the program's arguments
      * @return {@code args}, unchanged: bdmpiexec passes the program only its own arguments
      * @throws MPIException when MPI was initialized before, when the process was not started by
      *                      bdmpiexec, or when the master cannot be reached
@@ -240,8 +241,12 @@ public final class MPI {
     /**
      * As {@link #Init}, asking for a level of thread support.
      *
+     * @param args the program's arguments
+     * @param required the level asked for: {@code THREAD_SINGLE} to {@code THREAD_MULTIPLE}
      * @return the level provided: {@code required}, but at most {@code THREAD_SERIALIZED}
      *         (several threads may call MPI, one at a time)
+     * @throws MPIException when MPI was initialized before, when the process was not started by bdmpiexec, or
+     *                      when the master cannot be reached
      */
     public static int InitThread(String[] args, int required) throws MPIException {
         return init(System.getenv(), required);
@@ -271,13 +276,23 @@ public final class MPI {
         return provided;
     }
 
-    /** The thread level provided by {@code Init} ({@code THREAD_SINGLE}) or {@code InitThread}. */
+    /**
+     * The thread level provided by {@code Init} ({@code THREAD_SINGLE}) or {@code InitThread}.
+     *
+     * @return the thread level provided
+     * @throws MPIException if MPI is not running
+     */
     public static int queryThread() throws MPIException {
         Session.enter("MPI_Query_thread");
         return Session.threadLevel();
     }
 
-    /** Whether the calling thread is the one that initialized MPI. */
+    /**
+     * Whether the calling thread is the one that initialized MPI.
+     *
+     * @return whether this thread initialized MPI
+     * @throws MPIException if MPI is not running
+     */
     public static boolean isThreadMain() throws MPIException {
         Session.enter("MPI_Is_thread_main");
         return Thread.currentThread() == Session.mainThread();
@@ -286,6 +301,9 @@ public final class MPI {
     /**
      * Tells the master this rank is done with MPI. Every later MPI call throws "MPI is finalized.".
      * A lost master is an error of COMM_WORLD's handler.
+     *
+     * @throws MPIException if MPI is not running, or the master is lost, under {@code MPI.ERRORS_RETURN} on
+     *                      {@code COMM_WORLD}
      */
     public static void Finalize() throws MPIException {
         SlaveRuntime rt = Session.enter("MPI_Finalize");
@@ -297,29 +315,54 @@ public final class MPI {
         }
     }
 
-    /** Whether {@code Init} has succeeded; stays true after {@code Finalize}. Usable at any time. */
+    /**
+     * Whether {@code Init} has succeeded; stays true after {@code Finalize}. Usable at any time.
+     *
+     * @return whether {@code Init} has succeeded
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public static boolean isInitialized() throws MPIException {
         return Session.initialized();
     }
 
-    /** Whether {@code Finalize} has been called. Usable at any time. */
+    /**
+     * Whether {@code Finalize} has been called. Usable at any time.
+     *
+     * @return whether {@code Finalize} has been called
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public static boolean isFinalized() throws MPIException {
         return Session.finalized();
     }
 
-    /** Wall-clock seconds since an arbitrary origin, fixed for the process (monotonic). */
+    /**
+     * Wall-clock seconds since an arbitrary origin, fixed for the process (monotonic).
+     *
+     * @return the time in seconds
+     * @throws MPIException if MPI is not running
+     */
     public static double wtime() throws MPIException {
         Session.runtime();
         return (System.nanoTime() - ORIGIN_NS) / 1e9;
     }
 
-    /** Resolution of {@link #wtime()} in seconds. */
+    /**
+     * Resolution of {@link #wtime()} in seconds.
+     *
+     * @return the resolution in seconds (one nanosecond)
+     * @throws MPIException if MPI is not running
+     */
     public static double wtick() throws MPIException {
         Session.runtime();
         return 1e-9;
     }
 
-    /** The host name of this node. */
+    /**
+     * The host name of this node.
+     *
+     * @return the host name
+     * @throws MPIException if MPI is not running
+     */
     public static String getProcessorName() throws MPIException {
         Session.enter("MPI_Get_processor_name");
         try {
@@ -334,12 +377,20 @@ public final class MPI {
         }
     }
 
-    /** The version of the MPI standard this API follows (that of Open MPI 5's bindings). */
+    /**
+     * The version of the MPI standard this API follows (that of Open MPI 5's bindings).
+     *
+     * @return the version, 3.1
+     */
     public static Version getVersion() {
         return new Version(3, 1);
     }
 
-    /** The name and version of this library. */
+    /**
+     * The name and version of this library.
+     *
+     * @return the library's name and version
+     */
     public static String getLibVersion() {
         String v = MPI.class.getPackage().getImplementationVersion();
         return "bdmpi-java" + (v == null ? "" : " " + v);
@@ -348,13 +399,21 @@ public final class MPI {
     /**
      * Attaches a buffer for buffered sends. Kept only to be returned by {@link #detachBuffer()}:
      * the master buffers every send, so bSend needs no space here.
+     *
+     * @param buffer the buffer, only kept
+     * @throws MPIException if MPI is not running
      */
     public static void attachBuffer(byte[] buffer) throws MPIException {
         Session.enter("MPI_Buffer_attach");
         attachedBuffer = buffer;
     }
 
-    /** Detaches the buffer given to {@link #attachBuffer}, returning it (null if none). */
+    /**
+     * Detaches the buffer given to {@link #attachBuffer}, returning it (null if none).
+     *
+     * @return the buffer attached, or null
+     * @throws MPIException if MPI is not running
+     */
     public static byte[] detachBuffer() throws MPIException {
         Session.enter("MPI_Buffer_detach");
         byte[] b = attachedBuffer;
@@ -362,43 +421,83 @@ public final class MPI {
         return b;
     }
 
-    /** Profiling control: does nothing. */
+    /**
+     * Profiling control: does nothing.
+     *
+     * @param level ignored
+     * @param obj ignored
+     */
     public static void pControl(int level, Object obj) {
     }
 
     // ---------------------------------------------------------------- buffers
 
-    /** A direct ByteBuffer of {@code capacity} bytes in native byte order. */
+    /**
+     * A direct ByteBuffer of {@code capacity} bytes in native byte order.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static ByteBuffer newByteBuffer(int capacity) {
         return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
     }
 
-    /** A direct CharBuffer of {@code capacity} chars over native-order memory. */
+    /**
+     * A direct CharBuffer of {@code capacity} chars over native-order memory.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static CharBuffer newCharBuffer(int capacity) {
         return newByteBuffer(Math.multiplyExact(capacity, 2)).asCharBuffer();
     }
 
-    /** A direct ShortBuffer of {@code capacity} shorts over native-order memory. */
+    /**
+     * A direct ShortBuffer of {@code capacity} shorts over native-order memory.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static ShortBuffer newShortBuffer(int capacity) {
         return newByteBuffer(Math.multiplyExact(capacity, 2)).asShortBuffer();
     }
 
-    /** A direct IntBuffer of {@code capacity} ints over native-order memory. */
+    /**
+     * A direct IntBuffer of {@code capacity} ints over native-order memory.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static IntBuffer newIntBuffer(int capacity) {
         return newByteBuffer(Math.multiplyExact(capacity, 4)).asIntBuffer();
     }
 
-    /** A direct LongBuffer of {@code capacity} longs over native-order memory. */
+    /**
+     * A direct LongBuffer of {@code capacity} longs over native-order memory.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static LongBuffer newLongBuffer(int capacity) {
         return newByteBuffer(Math.multiplyExact(capacity, 8)).asLongBuffer();
     }
 
-    /** A direct FloatBuffer of {@code capacity} floats over native-order memory. */
+    /**
+     * A direct FloatBuffer of {@code capacity} floats over native-order memory.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static FloatBuffer newFloatBuffer(int capacity) {
         return newByteBuffer(Math.multiplyExact(capacity, 4)).asFloatBuffer();
     }
 
-    /** A direct DoubleBuffer of {@code capacity} doubles over native-order memory. */
+    /**
+     * A direct DoubleBuffer of {@code capacity} doubles over native-order memory.
+     *
+     * @param capacity the number of elements
+     * @return the buffer
+     */
     public static DoubleBuffer newDoubleBuffer(int capacity) {
         return newByteBuffer(Math.multiplyExact(capacity, 8)).asDoubleBuffer();
     }
@@ -407,72 +506,154 @@ public final class MPI {
      * A view of {@code buf} from byte {@code offset} to its capacity, in native order. As in Open
      * MPI, {@code buf} is cleared first and left positioned at {@code offset}: its limit becomes
      * its capacity, whatever it was.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
      */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
         return buf.clear().position(offset).slice().order(ByteOrder.nativeOrder());
     }
 
-    /** A view from char {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
+    /**
+     * A view from char {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static CharBuffer slice(CharBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A view from short {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
+    /**
+     * A view from short {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A view from int {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
+    /**
+     * A view from int {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static IntBuffer slice(IntBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A view from long {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
+    /**
+     * A view from long {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static LongBuffer slice(LongBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A view from float {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
+    /**
+     * A view from float {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A view from double {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}. */
+    /**
+     * A view from double {@code offset} to capacity; {@code buf} is cleared, then positioned at {@code offset}.
+     *
+     * @param buf the buffer, cleared and positioned at {@code offset}
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
         return buf.clear().position(offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset} to its end: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset} to its end: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static ByteBuffer slice(byte[] buf, int offset) {
         return ByteBuffer.wrap(buf, offset, buf.length - offset).slice().order(ByteOrder.nativeOrder());
     }
 
-    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static CharBuffer slice(char[] buf, int offset) {
         return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static ShortBuffer slice(short[] buf, int offset) {
         return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static IntBuffer slice(int[] buf, int offset) {
         return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static LongBuffer slice(long[] buf, int offset) {
         return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static FloatBuffer slice(float[] buf, int offset) {
         return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}. */
+    /**
+     * A heap buffer over the array from {@code offset}: {@code arrayOffset()} is {@code offset}.
+     *
+     * @param buf the array
+     * @param offset the first element of the view
+     * @return the view
+     */
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
     }

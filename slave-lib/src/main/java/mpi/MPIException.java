@@ -9,15 +9,25 @@ public final class MPIException extends Exception {
 
     private static final long serialVersionUID = 1L;
 
+    /** The MPI error code, or 0. */
     private final int errorCode;
+    /** The MPI error class, or 0. */
     private final int errorClass;
 
-    /** An error found in Java, not by MPI: code and class are 0. */
+    /**
+     * An error found in Java, not by MPI: code and class are 0.
+     *
+     * @param message the error string
+     */
     public MPIException(String message) {
         this(0, 0, message);
     }
 
-    /** Wraps another exception, taking over its stack trace; code and class are 0. */
+    /**
+     * Wraps another exception, taking over its stack trace; code and class are 0.
+     *
+     * @param cause the exception to wrap
+     */
     public MPIException(Throwable cause) {
         super(cause);
         setStackTrace(cause.getStackTrace());
@@ -25,7 +35,13 @@ public final class MPIException extends Exception {
         this.errorClass = 0;
     }
 
-    /** An MPI error with its code and class. */
+    /**
+     * An MPI error with its code and class.
+     *
+     * @param code the error code
+     * @param clazz the error class
+     * @param message the error string
+     */
     protected MPIException(int code, int clazz, String message) {
         super(message);
         this.errorCode = code;
@@ -37,12 +53,20 @@ public final class MPIException extends Exception {
         return new MPIException(errorClass, errorClass, message);
     }
 
-    /** The MPI error code (here equal to the class), or 0 for errors found in Java. */
+    /**
+     * The MPI error code (here equal to the class), or 0 for errors found in Java.
+     *
+     * @return the error code
+     */
     public int getErrorCode() {
         return errorCode;
     }
 
-    /** The MPI error class, to compare with {@code MPI.ERR_*}, or 0 for errors found in Java. */
+    /**
+     * The MPI error class, to compare with {@code MPI.ERR_*}, or 0 for errors found in Java.
+     *
+     * @return the error class
+     */
     public int getErrorClass() {
         return errorClass;
     }

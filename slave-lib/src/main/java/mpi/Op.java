@@ -45,7 +45,11 @@ public final class Op implements Freeable {
         return new Op(wire, null, true, name);
     }
 
-    /** Whether the operator is commutative: true for the predefined ones. */
+    /**
+     * Whether the operator is commutative: true for the predefined ones.
+     *
+     * @return whether the operator is commutative
+     */
     public boolean isCommutative() {
         return commute;
     }
@@ -59,7 +63,11 @@ public final class Op implements Freeable {
         }
     }
 
-    /** Whether this operator has been freed. */
+    /**
+     * Whether this operator has been freed.
+     *
+     * @return whether it has been freed
+     */
     public boolean isNull() {
         return freed;
     }

@@ -33,6 +33,7 @@ public final class OutOfCore {
      * off-heap arrays are released when the rank parks in a blocking MPI call and prefetched when it
      * resumes, each as its {@link io.bdmpi.ooc.Residency} says. {@code Finalize} closes it.
      *
+     * @return the store
      * @throws MPIException if MPI is not running, or the store cannot be made (MPI_ERR_OTHER)
      */
     public static ArrayStore store() throws MPIException {

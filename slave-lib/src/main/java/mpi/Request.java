@@ -127,12 +127,21 @@ public class Request implements Freeable {
 
     // ---------------------------------------------------------------- one request
 
-    /** True for {@code MPI.REQUEST_NULL}, and for a request completed by a wait or test, or freed. */
+    /**
+     * True for {@code MPI.REQUEST_NULL}, and for a request completed by a wait or test, or freed.
+     *
+     * @return whether the request is null
+     */
     public boolean isNull() {
         return !active;
     }
 
-    /** Waits (parked) until the operation completes. */
+    /**
+     * Waits (parked) until the operation completes.
+     *
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public void waitFor() throws MPIException {
         waitStatus();
     }
@@ -141,6 +150,8 @@ public class Request implements Freeable {
      * Waits (parked) until the operation completes; the request becomes null.
      *
      * @return the status (MPI's empty status for a null or send request)
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public Status waitStatus() throws MPIException {
         String call = "MPI_Wait";
@@ -151,12 +162,24 @@ public class Request implements Freeable {
         return complete();
     }
 
-    /** Whether the operation is complete; if so the request becomes null. */
+    /**
+     * Whether the operation is complete; if so the request becomes null.
+     *
+     * @return whether the operation is complete
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public boolean test() throws MPIException {
         return test("MPI_Test") != null;
     }
 
-    /** The status if the operation is complete (the request becomes null), else null. */
+    /**
+     * The status if the operation is complete (the request becomes null), else null.
+     *
+     * @return the status, or null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public Status testStatus() throws MPIException {
         return test("MPI_Test");
     }
@@ -169,7 +192,13 @@ public class Request implements Freeable {
         return pending() ? null : complete();
     }
 
-    /** The status if the operation is complete, else null; unlike test, leaves the request active. */
+    /**
+     * The status if the operation is complete, else null; unlike test, leaves the request active.
+     *
+     * @return the status, or null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public Status getStatus() throws MPIException {
         String call = "MPI_Request_get_status";
         SlaveRuntime rt = Session.enter(call);
@@ -187,6 +216,9 @@ public class Request implements Freeable {
      * {@link Status#isCancelled()}. Does nothing to a send (complete already) or to a receive whose
      * message has matched. The request must still be completed by a wait, test or free.
      * Cancelling a nonblocking collective is an error ({@code MPI.ERR_REQUEST}), as in MPI.
+     *
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN}, {@code MPI.ERR_REQUEST} for a
+     *                      nonblocking collective, or a lost master
      */
     public void cancel() throws MPIException {
         String call = "MPI_Cancel";
@@ -229,12 +261,25 @@ public class Request implements Freeable {
 
     // ---------------------------------------------------------------- arrays
 
-    /** Waits (parked) until every request completes; all become null. Elements must not be Java null. */
+    /**
+     * Waits (parked) until every request completes; all become null. Elements must not be Java null.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static void waitAll(Request[] requests) throws MPIException {
         waitAll("MPI_Waitall", requests);
     }
 
-    /** As {@link #waitAll}, returning one status per element (MPI's empty status for null requests). */
+    /**
+     * As {@link #waitAll}, returning one status per element (MPI's empty status for null requests).
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return the statuses
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
         return waitAll("MPI_Waitall", requests);
     }
@@ -252,13 +297,23 @@ public class Request implements Freeable {
     /**
      * Waits (parked) until one request completes; it becomes null.
      *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return its index, or {@code MPI.UNDEFINED} if every request is null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int waitAny(Request[] requests) throws MPIException {
         return waitAny("MPI_Waitany", requests).getIndex();
     }
 
-    /** As {@link #waitAny}, returning the status; {@link Status#getIndex()} is the index. */
+    /**
+     * As {@link #waitAny}, returning the status; {@link Status#getIndex()} is the index.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return the status, with the index
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static Status waitAnyStatus(Request[] requests) throws MPIException {
         return waitAny("MPI_Waitany", requests);
     }
@@ -276,12 +331,26 @@ public class Request implements Freeable {
         return requests[i].complete().withIndex(i);
     }
 
-    /** Whether every request is complete; if so all become null, else none changes. */
+    /**
+     * Whether every request is complete; if so all become null, else none changes.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return whether every request is complete
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static boolean testAll(Request[] requests) throws MPIException {
         return testAll("MPI_Testall", requests) != null;
     }
 
-    /** As {@link #testAll}, returning one status per element, or null if not all are complete. */
+    /**
+     * As {@link #testAll}, returning one status per element, or null if not all are complete.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return the statuses, or null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         return testAll("MPI_Testall", requests);
     }
@@ -302,7 +371,10 @@ public class Request implements Freeable {
     /**
      * Completes one complete request, if any; it becomes null.
      *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return its index, or {@code MPI.UNDEFINED} if none is complete or every request is null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int testAny(Request[] requests) throws MPIException {
         Status s = testAny("MPI_Testany", requests);
@@ -312,6 +384,11 @@ public class Request implements Freeable {
     /**
      * As {@link #testAny}, returning the status with the index, or null if none is complete. If
      * every request is null, an empty status whose index is {@code MPI.UNDEFINED}.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return the status, or null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static Status testAnyStatus(Request[] requests) throws MPIException {
         return testAny("MPI_Testany", requests);
@@ -337,13 +414,23 @@ public class Request implements Freeable {
     /**
      * Waits (parked) until at least one request completes, and completes those that are.
      *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return their indices, or null if every request is null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int[] waitSome(Request[] requests) throws MPIException {
         return indices(waitSome("MPI_Waitsome", requests));
     }
 
-    /** As {@link #waitSome}, returning statuses; {@link Status#getIndex()} gives each index. */
+    /**
+     * As {@link #waitSome}, returning statuses; {@link Status#getIndex()} gives each index.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return the statuses, or null if every request is null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
         return waitSome("MPI_Waitsome", requests);
     }
@@ -363,13 +450,23 @@ public class Request implements Freeable {
     /**
      * Completes the requests that are complete.
      *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return their indices (length 0 if none), or null if every request is null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
      */
     public static int[] testSome(Request[] requests) throws MPIException {
         return indices(testSome("MPI_Testsome", requests));
     }
 
-    /** As {@link #testSome}, returning statuses; {@link Status#getIndex()} gives each index. */
+    /**
+     * As {@link #testSome}, returning statuses; {@link Status#getIndex()} gives each index.
+     *
+     * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
+     * @return the statuses (none if no request is complete), or null if every request is null
+     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
         return testSome("MPI_Testsome", requests);
     }

@@ -20,22 +20,38 @@ public final class ShortInt extends Struct {
     /** A view of one pair. */
     public final class Data extends Struct.Data {
 
-        /** The value. */
+        /**
+         * The value.
+         *
+         * @return the value
+         */
         public short getValue() {
             return getShort(valueOffset);
         }
 
-        /** The index (usually the rank the value came from). */
+        /**
+         * The index (usually the rank the value came from).
+         *
+         * @return the index
+         */
         public int getIndex() {
             return getInt(indexOffset);
         }
 
-        /** Sets the value. */
+        /**
+         * Sets the value.
+         *
+         * @param value the new value
+         */
         public void putValue(short value) {
             putShort(valueOffset, value);
         }
 
-        /** Sets the index. */
+        /**
+         * Sets the index.
+         *
+         * @param index the new index
+         */
         public void putIndex(int index) {
             putInt(indexOffset, index);
         }

@@ -51,17 +51,29 @@ public final class Status {
         return new Status(source, tag, errorClass, byteCount, cancelled, index);
     }
 
-    /** Rank of the sender in the communicator. */
+    /**
+     * Rank of the sender in the communicator.
+     *
+     * @return the source rank
+     */
     public int getSource() {
         return source;
     }
 
-    /** The message's tag. */
+    /**
+     * The message's tag.
+     *
+     * @return the tag
+     */
     public int getTag() {
         return tag;
     }
 
-    /** MPI error class of the operation: {@code MPI.SUCCESS}, or e.g. {@code MPI.ERR_TRUNCATE}. */
+    /**
+     * MPI error class of the operation: {@code MPI.SUCCESS}, or e.g. {@code MPI.ERR_TRUNCATE}.
+     *
+     * @return the error class
+     */
     public int getError() {
         return error;
     }
@@ -69,6 +81,8 @@ public final class Status {
     /**
      * Position in the request array: set by waitAny, testAny, waitSome and testSome (and their
      * Status forms); 0 otherwise. {@code MPI.UNDEFINED} when waitAny found only null requests.
+     *
+     * @return the index
      */
     public int getIndex() {
         return index;
@@ -77,6 +91,10 @@ public final class Status {
     /**
      * Items of {@code datatype} in the message, or {@code MPI.UNDEFINED} when its size is not a
      * whole number of items (or does not fit an int).
+     *
+     * @param datatype the datatype of the items
+     * @return the number of items, or {@code MPI.UNDEFINED}
+     * @throws MPIException {@code MPI.ERR_TYPE} for a null datatype
      */
     public int getCount(Datatype datatype) throws MPIException {
         if (datatype == null) {
@@ -87,12 +105,23 @@ public final class Status {
         return byteCount % size == 0 && items <= Integer.MAX_VALUE ? (int) items : MPI.UNDEFINED;
     }
 
-    /** Basic elements in the message: the same as {@link #getCount} for basic types. */
+    /**
+     * Basic elements in the message: here always the same as {@link #getCount}, pair types included.
+     *
+     * @param datatype the datatype of the items
+     * @return the number of elements, or {@code MPI.UNDEFINED}
+     * @throws MPIException {@code MPI.ERR_TYPE} for a null datatype
+     */
     public int getElements(Datatype datatype) throws MPIException {
         return getCount(datatype);
     }
 
-    /** Whether the request was cancelled instead of receiving a message. */
+    /**
+     * Whether the request was cancelled instead of receiving a message.
+     *
+     * @return whether the request was cancelled
+     * @throws MPIException never here; declared as in Open MPI
+     */
     public boolean isCancelled() throws MPIException {
         return cancelled;
     }

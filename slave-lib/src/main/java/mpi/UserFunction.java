@@ -20,7 +20,12 @@ public abstract class UserFunction {
      * ({@code int[]} for {@code MPI.INT}, {@code byte[]} for the pair types, {@code boolean[]} for
      * {@code MPI.BOOLEAN}), each of {@code count} items, i.e. count &times; extent elements.
      *
+     * @param inVec the first operand (the lower ranks' contribution)
+     * @param inOutVec the second operand, replaced by the result
+     * @param count the number of items
+     * @param datatype the datatype of the items
      * @throws UnsupportedOperationException unless overridden
+     * @throws MPIException an error of the function, passed on to the reducing call
      */
     public void call(Object inVec, Object inOutVec, int count, Datatype datatype) throws MPIException {
         throw new UnsupportedOperationException("Not supported yet.");
@@ -30,7 +35,12 @@ public abstract class UserFunction {
      * The buffer form: native-order direct buffers of {@code count} items each, from position 0.
      * The default goes through the array form.
      *
+     * @param in the first operand (the lower ranks' contribution)
+     * @param inOut the second operand, replaced by the result
+     * @param count the number of items
+     * @param datatype the datatype of the items
      * @throws IllegalArgumentException for a datatype whose base type no ByteBuffer holds (BOOLEAN)
+     * @throws MPIException an error of the function, passed on to the reducing call
      */
     public void call(ByteBuffer in, ByteBuffer inOut, int count, Datatype datatype) throws MPIException {
         if (datatype.base == Datatype.Base.BOOLEAN) {

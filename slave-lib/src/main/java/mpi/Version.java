@@ -11,12 +11,20 @@ public final class Version {
         this.subVersion = subVersion;
     }
 
-    /** The major number, e.g. 3 for MPI 3.1. */
+    /**
+     * The major number, e.g. 3 for MPI 3.1.
+     *
+     * @return the major number
+     */
     public int getVersion() {
         return version;
     }
 
-    /** The minor number, e.g. 1 for MPI 3.1. */
+    /**
+     * The minor number, e.g. 1 for MPI 3.1.
+     *
+     * @return the minor number
+     */
     public int getSubVersion() {
         return subVersion;
     }

@@ -213,6 +213,11 @@ public final class LaunchOptions {
     /**
      * Parses and checks {@code args}; never exits. Help and version go to {@code out}, errors to
      * {@code err}. With {@code --config FILE}, options the command line leaves out come from the file.
+     *
+     * @param args the command line, as given to bdmpiexec
+     * @param out where help and version go
+     * @param err where errors go
+     * @return a context to run, or an exit code
      */
     public static Result parse(String[] args, PrintWriter out, PrintWriter err) {
         LaunchOptions options = new LaunchOptions();

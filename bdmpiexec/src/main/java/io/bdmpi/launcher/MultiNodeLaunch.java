@@ -39,7 +39,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             + "while kill -0 \"$1\" 2>/dev/null && [ $i -lt " + STOP_WAIT_S * 5 + " ]; do sleep 0.2; i=$((i+1)); done; "
             + "kill -KILL \"$1\" 2>/dev/null";
 
-    /** The command line of mpiexec. */
+    /**
+     * The command line of mpiexec.
+     *
+     * @return mpiexec and its arguments
+     */
     public List<String> command() {
         List<String> cmd = new ArrayList<>(mpiexec.command(nodes, hosts, hostFile));
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -48,7 +52,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         return cmd;
     }
 
-    /** Runs the masters to their end; returns the job's exit code. */
+    /**
+     * Runs the masters to their end; returns the job's exit code.
+     *
+     * @return the job's exit code
+     */
     public int run() {
         Process mpi;
         try {
