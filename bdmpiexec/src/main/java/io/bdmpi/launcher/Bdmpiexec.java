@@ -1,7 +1,7 @@
 package io.bdmpi.launcher;
 
-import io.bdmpi.master.MasterContext;
 import io.bdmpi.master.NodeMaster;
+import io.bdmpi.master.config.MasterContext;
 
 import java.io.PrintWriter;
 

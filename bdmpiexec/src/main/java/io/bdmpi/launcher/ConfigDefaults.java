@@ -1,6 +1,6 @@
 package io.bdmpi.launcher;
 
-import io.bdmpi.master.NodeSettings;
+import io.bdmpi.master.config.NodeSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;

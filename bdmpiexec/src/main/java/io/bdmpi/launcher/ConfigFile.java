@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.bdmpi.master.NodeSettings;
+import io.bdmpi.master.config.NodeSettings;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

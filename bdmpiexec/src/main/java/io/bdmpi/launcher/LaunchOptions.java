@@ -1,10 +1,10 @@
 package io.bdmpi.launcher;
 
-import io.bdmpi.master.MasterContext;
-import io.bdmpi.master.NodeSettings;
-import io.bdmpi.master.ProgressReporter;
-import io.bdmpi.master.ResumePolicyKind;
+import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.config.NodeSettings;
+import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.internode.MpiLauncher;
+import io.bdmpi.master.observe.ProgressReporter;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
 

@@ -1,8 +1,8 @@
 package io.bdmpi.launcher;
 
-import io.bdmpi.master.DetachedShell;
-import io.bdmpi.master.JobStats;
 import io.bdmpi.master.internode.MpiLauncher;
+import io.bdmpi.master.observe.JobStats;
+import io.bdmpi.master.slaveio.DetachedShell;
 
 import java.io.File;
 import java.nio.file.Path;

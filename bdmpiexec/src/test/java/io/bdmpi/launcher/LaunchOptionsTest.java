@@ -1,7 +1,7 @@
 package io.bdmpi.launcher;
 
-import io.bdmpi.master.MasterContext;
-import io.bdmpi.master.ResumePolicyKind;
+import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.config.ResumePolicyKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,6 +3,10 @@ package io.bdmpi.master;
 import io.bdmpi.master.internode.Internode;
 import io.bdmpi.master.internode.MasterMessage;
 import io.bdmpi.master.internode.Placement;
+import io.bdmpi.master.scheduler.JobOutcome;
+import io.bdmpi.master.scheduler.MasterEvent;
+import io.bdmpi.master.scheduler.NodesQuiescence;
+import io.bdmpi.master.scheduler.Scheduler;
 import io.bdmpi.protocol.Payload;
 
 import java.io.UncheckedIOException;

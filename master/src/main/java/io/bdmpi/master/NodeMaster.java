@@ -6,8 +6,36 @@ import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.bdmpi.master.checkpoint.CheckpointStore;
+import io.bdmpi.master.checkpoint.Checkpointing;
+import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.internode.Internode;
 import io.bdmpi.master.internode.Placement;
+import io.bdmpi.master.memory.MemoryCgroup;
+import io.bdmpi.master.memory.MemorySampler;
+import io.bdmpi.master.memory.ProcMemory;
+import io.bdmpi.master.memory.ReadAhead;
+import io.bdmpi.master.memory.ResidencySampler;
+import io.bdmpi.master.memory.SwapWarning;
+import io.bdmpi.master.observe.JobStats;
+import io.bdmpi.master.observe.ProgressReporter;
+import io.bdmpi.master.observe.TimelineOutputs;
+import io.bdmpi.master.observe.TimelineRecorder;
+import io.bdmpi.master.scheduler.JobOutcome;
+import io.bdmpi.master.scheduler.MasterEvent;
+import io.bdmpi.master.scheduler.MostResidentPolicy;
+import io.bdmpi.master.scheduler.ResumePolicy;
+import io.bdmpi.master.scheduler.RunningController;
+import io.bdmpi.master.scheduler.Scheduler;
+import io.bdmpi.master.session.SlaveSession;
+import io.bdmpi.master.slaveio.SlaveConnection;
+import io.bdmpi.master.slaveio.SlaveIo;
+import io.bdmpi.master.slaveio.SlaveLauncher;
+import io.bdmpi.master.slaveio.WorkDirectory;
+import io.bdmpi.master.store.ChronicleMessageStore;
+import io.bdmpi.master.store.MessageStore;
+import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.IOException;
@@ -20,9 +48,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -110,7 +138,8 @@ public final class NodeMaster {
                 }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
-            SwapWarning.check(context, node).ifPresent(System.err::println);
+            SwapWarning.check(context.slavesOn(node), context.slaveJvmOptions(), context.memoryLimitBytesOn(node))
+                    .ifPresent(System.err::println);
             if (context.memoryLimitBytesOn(node) > 0) {
                 cgroup = MemoryCgroup.create(context.memoryLimitBytesOn(node));
             }
@@ -236,7 +265,7 @@ public final class NodeMaster {
                        ExecutorService fileDeleter, ScheduledExecutorService ticker)
                 throws IOException, InterruptedException, ExecutionException {
             current = this;
-            io = new SlaveIo(workDir.socket(), event -> ring.publishEvent(PUBLISH, event));
+            io = new SlaveIo(workDir.socket(), new SlaveEvents());
             SlaveSession[] sessions = spawn(workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             ResumePolicy policy = ResumePolicy.FIFO;
@@ -297,9 +326,9 @@ public final class NodeMaster {
             io.start();
             if (runningAuto) {
                 memory = new MemorySampler(pids, placement.ranksOn(node), spillDir, cgroup == null ? 0 : cgroup.limitBytes(),
-                        event -> ring.publishEvent(PUBLISH, event)).start();
+                        sample -> publish(new MasterEvent.MemorySampled(sample))).start();
             }
-            progress = ProgressReporter.start(context, event -> ring.publishEvent(PUBLISH, event));
+            progress = ProgressReporter.start(context, snapshot -> publish(new MasterEvent.SnapshotRequested(snapshot)));
             if (progress != null) {
                 processes.forEach(progress::forwardOutputOf);
             }
@@ -320,6 +349,28 @@ public final class NodeMaster {
             killAll(processes);
             stats = requestStats(ring);
             return result;
+        }
+
+        void publish(MasterEvent event) {
+            ring.publishEvent(PUBLISH, event);
+        }
+
+        /** What the slave-io thread sees, as events on the ring. */
+        private final class SlaveEvents implements SlaveIo.Listener {
+            @Override
+            public void requestArrived(SlaveConnection connection, SlaveRequest request) {
+                publish(new MasterEvent.RequestArrived(connection, request));
+            }
+
+            @Override
+            public void connectionLost(SlaveConnection connection, String reason) {
+                publish(new MasterEvent.ConnectionLost(connection, reason));
+            }
+
+            @Override
+            public void stop(String reason) {
+                publish(new MasterEvent.StopRequested(reason, 1));
+            }
         }
 
         /** Ends the slaves and the threads of this attempt (once; again does nothing); the timeline stays for the outputs. */

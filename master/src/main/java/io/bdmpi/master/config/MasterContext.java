@@ -1,0 +1,347 @@
+package io.bdmpi.master.config;
+
+import io.bdmpi.master.memory.MemoryCgroup;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Every setting of a node master, in one place, with its default and meaning. The launcher maps
+ * command-line options and config-file fields onto these setters; {@link #conclude()} validates the
+ * whole once, before anything starts, and errors name the setting and its bound.
+ *
+ * <p>Each getter documents its setting; the setter of the same name sets it and returns this.
+ *
+ * <p>Not thread-safe: fill it on one thread, conclude it, then hand it to {@link io.bdmpi.master.NodeMaster}.
+ */
+public final class MasterContext {
+
+    /**
+     * Default of {@link #inlineMaxBytes}: messages up to this size stay in master memory. Measured
+     * slave to slave on this project's 2-core machines: inline beats a spill file up to 128 KiB
+     * (64 KiB: 550-1000 vs 160 MB/s; 128 KiB: 320-430 vs 245 MB/s), a spill file wins from 256 KiB
+     * (420 vs 330 MB/s; 1 MiB: 860 vs 380 MB/s).
+     */
+    public static final int INLINE_MAX_BYTES_DEFAULT = 128 * 1024;
+
+    /** Largest {@link #inlineMaxBytes} accepted: bigger inline messages would defeat the disk path. */
+    public static final int INLINE_MAX_BYTES_LIMIT = 64 * 1024 * 1024;
+
+    /**
+     * The value of {@link #running} (and of a node's {@link NodeSettings#running}) that asks for
+     * {@code -nr auto}: the master raises and lowers the count at run time, between 1 and -ns,
+     * from the memory the node's limit leaves and the slaves' footprints (see
+     * {@link io.bdmpi.master.scheduler.RunningController}). Not a number a user can write: the launcher maps "auto" to it.
+     */
+    public static final int RUNNING_AUTO = Integer.MIN_VALUE;
+
+    private int nodes = 1;
+    private int slaves = 1;
+    private int running = 1;
+    private int inlineMaxBytes = INLINE_MAX_BYTES_DEFAULT;
+    private Path workDirParent = Path.of(System.getProperty("java.io.tmpdir"));
+    private Path statsFile;
+    private String classPath = ".";
+    private String program;
+    private List<String> programArgs = List.of();
+    private boolean tagOutput;
+    private List<String> slaveJvmOptions = List.of();
+    private String placement = "block";
+    private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
+    private long memoryLimitBytes;
+    private boolean shrinkHeapOnPark;
+    private boolean offHeapMessages;
+    private boolean readAhead = true;
+    private List<NodeSettings> nodeSettings = List.of();
+    private boolean statusLine;
+    private Path traceFile;
+    private Path reportFile;
+    private double progressSeconds;
+    private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private Path checkpointDir;
+    private Path restartDir;
+    private int recoveries;
+    private boolean concluded;
+
+    /** Number of nodes (one master each). Default 1. */
+    public int nodes() { return nodes; }
+    public MasterContext nodes(int v) { nodes = v; return this; }
+
+    /** Slaves (MPI ranks) on this node: -ns. Default 1. */
+    public int slaves() { return slaves; }
+    public MasterContext slaves(int v) { slaves = v; return this; }
+
+    /** Most slaves running at once on this node: -nr, 1 &lt;= nr &lt;= ns, or {@link #RUNNING_AUTO}. Default 1. */
+    public int running() { return running; }
+    public MasterContext running(int v) { running = v; return this; }
+
+    /** Largest message, in bytes, kept in master memory; larger ones go to disk: -im. */
+    public int inlineMaxBytes() { return inlineMaxBytes; }
+    public MasterContext inlineMaxBytes(int v) { inlineMaxBytes = v; return this; }
+
+    /** Directory under which the job's fresh work directory is made: -wd. Default: java.io.tmpdir. */
+    public Path workDirParent() { return workDirParent; }
+    public MasterContext workDirParent(Path v) { workDirParent = v; return this; }
+
+    /** Where to write end-of-run statistics as JSON, or null: --stats. */
+    public Path statsFile() { return statsFile; }
+    public MasterContext statsFile(Path v) { statsFile = v; return this; }
+
+    /** The program's class path (slave-lib is added by the master): -cp. Default ".". */
+    public String classPath() { return classPath; }
+    public MasterContext classPath(String v) { classPath = v; return this; }
+
+    /** The program: a main class name, or a path to a jar whose manifest names its main class. */
+    public String program() { return program; }
+    public MasterContext program(String v) { program = v; return this; }
+
+    /** The program's own arguments, passed through untouched. */
+    public List<String> programArgs() { return programArgs; }
+    public MasterContext programArgs(List<String> v) { programArgs = List.copyOf(v); return this; }
+
+    /** Prefix every output line of a slave with its rank: --tag-output. Default false. */
+    public boolean tagOutput() { return tagOutput; }
+    public MasterContext tagOutput(boolean v) { tagOutput = v; return this; }
+
+    /** Extra JVM options for every slave (e.g. -Xmx512m): --slave-jvm-opts. Default none. */
+    public List<String> slaveJvmOptions() { return slaveJvmOptions; }
+    public MasterContext slaveJvmOptions(List<String> v) { slaveJvmOptions = List.copyOf(v); return this; }
+
+    /** Which node each rank lives on when there are several: block, cyclic, or a file (see {@link io.bdmpi.master.internode.Placement}). Default block. */
+    public String placement() { return placement; }
+    public MasterContext placement(String v) { placement = v; return this; }
+
+    /** Which runnable slave resumes next: --policy. Default RESIDENT ("most resident first"). */
+    public ResumePolicyKind resumePolicy() { return resumePolicy; }
+    public MasterContext resumePolicy(ResumePolicyKind v) { resumePolicy = v; return this; }
+
+    /**
+     * Memory limit of the node's master and slaves together, page cache included, enforced by a
+     * memory cgroup of the job (see {@link MemoryCgroup}): --memory-limit. Default 0: no limit.
+     */
+    public long memoryLimitBytes() { return memoryLimitBytes; }
+    public MasterContext memoryLimitBytes(long v) { memoryLimitBytes = v; return this; }
+
+    /**
+     * Parked slaves run a full GC and give free heap back to the OS (their JVMs get
+     * {@link io.bdmpi.slave.SlaveEnvironment#HEAP_SHRINK_JVM_OPTIONS} before the user's options):
+     * --shrink-heap-on-park. For programs that drop large heap data before blocking calls, e.g.
+     * after saving it. Default false.
+     */
+    public boolean shrinkHeapOnPark() { return shrinkHeapOnPark; }
+    public MasterContext shrinkHeapOnPark(boolean v) { shrinkHeapOnPark = v; return this; }
+
+    /**
+     * While slaves run, the master reads the data of the slave that resumes next into memory
+     * (see {@link io.bdmpi.master.memory.ReadAhead}): default true; --no-read-ahead turns it off.
+     */
+    public boolean readAhead() { return readAhead; }
+    public MasterContext readAhead(boolean v) { readAhead = v; return this; }
+
+    /**
+     * Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory
+     * (see {@link io.bdmpi.master.store.ChronicleMessageStore}): --offheap-messages. Opening the map costs about a second
+     * at start; the master's JVM needs the options of bin/master-jvm.options. Default false.
+     */
+    public boolean offHeapMessages() { return offHeapMessages; }
+    public MasterContext offHeapMessages(boolean v) { offHeapMessages = v; return this; }
+
+    /**
+     * Per-node settings from the config file, one per node in node order, or empty. Node 0's
+     * slaves, running and work directory are already applied to this context by the launcher;
+     * the list keeps every node's values (memory limit included) for the masters of other nodes.
+     */
+    public List<NodeSettings> nodeSettings() { return nodeSettings; }
+    public MasterContext nodeSettings(List<NodeSettings> v) { nodeSettings = List.copyOf(v); return this; }
+
+    /** -ns on {@code node}: its per-node entry's, else {@link #slaves()}. */
+    public int slavesOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.slaves() != null ? s.slaves() : slaves;
+    }
+
+    /** The slaves of every node, in node order; COMM_WORLD has their sum. */
+    public int[] slavesPerNode() {
+        int[] perNode = new int[Math.max(nodes, 0)];
+        for (int n = 0; n < perNode.length; n++) {
+            perNode[n] = slavesOn(n);
+        }
+        return perNode;
+    }
+
+    /**
+     * -nr on {@code node}: its per-node entry's, else {@link #running()}, or all the node's slaves
+     * when it has fewer; {@link #RUNNING_AUTO} for auto.
+     */
+    public int runningOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.running() != null ? s.running() : Math.min(running, slavesOn(node));
+    }
+
+    /** --memory-limit on {@code node}: its per-node entry's, else {@link #memoryLimitBytes()}. */
+    public long memoryLimitBytesOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.memoryLimitBytes() != null ? s.memoryLimitBytes() : memoryLimitBytes;
+    }
+
+    /** -wd on {@code node}: its per-node entry's, else {@link #workDirParent()}. */
+    public Path workDirParentOn(int node) {
+        NodeSettings s = nodeSetting(node);
+        return s != null && s.workDirParent() != null ? s.workDirParent() : workDirParent;
+    }
+
+    private NodeSettings nodeSetting(int node) {
+        return node < nodeSettings.size() ? nodeSettings.get(node) : null;
+    }
+
+    /** Where to write the Chrome trace-event JSON of every slave's states, or null: --trace. */
+    public Path traceFile() { return traceFile; }
+    public MasterContext traceFile(Path v) { traceFile = v; return this; }
+
+    /** Where to write the self-contained HTML report (timeline and statistics), or null: --report. */
+    public Path reportFile() { return reportFile; }
+    public MasterContext reportFile(Path v) { reportFile = v; return this; }
+
+    /**
+     * Show a live status line on stderr, redrawn in place (for a terminal); slave output then passes
+     * through the master so that the two never mix within a line. Default false.
+     */
+    public boolean statusLine() { return statusLine; }
+    public MasterContext statusLine(boolean v) { statusLine = v; return this; }
+
+    /** Print a one-line progress summary on stderr every this many seconds; 0 for none: --progress. Default 0. */
+    public double progressSeconds() { return progressSeconds; }
+    public MasterContext progressSeconds(double v) { progressSeconds = v; return this; }
+
+    /** The java launcher for slaves. Default: the one running the master. */
+    public String javaExecutable() { return javaExecutable; }
+    public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
+
+    /**
+     * Where checkpoints ({@code mpi.BDMPI.checkpoint}) are written and kept after the job, or null
+     * for the job's work directory (gone with the job): --checkpoint-dir. Default null.
+     */
+    public Path checkpointDir() { return checkpointDir; }
+    public MasterContext checkpointDir(Path v) { checkpointDir = v; return this; }
+
+    /**
+     * A checkpoint directory to go on from (its latest checkpoint; new ones are written there too
+     * unless {@link #checkpointDir} says otherwise), or null: --restart. Default null.
+     */
+    public Path restartDir() { return restartDir; }
+    public MasterContext restartDir(Path v) { restartDir = v; return this; }
+
+    /** How many times a job whose rank died rolls back to its last checkpoint: --recover. Default 0. */
+    public int recoveries() { return recoveries; }
+    public MasterContext recoveries(int v) { recoveries = v; return this; }
+
+    /**
+     * Checks every rule once. Call before {@link io.bdmpi.master.NodeMaster#run}.
+     *
+     * @throws IllegalArgumentException naming the setting and the bound it breaks
+     */
+    public MasterContext conclude() {
+        if (concluded) {
+            throw new IllegalStateException("MasterContext already concluded");
+        }
+        List<String> errors = new ArrayList<>();
+        if (nodes < 1) {
+            errors.add("-nn=" + nodes + " must be at least 1");
+        } else if (Arrays.stream(slavesPerNode()).allMatch(n -> n >= 1)) {
+            try {
+                io.bdmpi.master.internode.Placement.of(placement, slavesPerNode());
+            } catch (IllegalArgumentException e) {
+                errors.add(e.getMessage());
+            }
+        }
+        if (slaves < 1) {
+            errors.add("-ns=" + slaves + " must be at least 1");
+        }
+        int mostSlaves = Math.max(Arrays.stream(slavesPerNode()).max().orElse(slaves), slaves);
+        if (running != RUNNING_AUTO && (running < 1 || running > Math.max(mostSlaves, 1))) {
+            errors.add("-nr=" + running + " must be between 1 and " + (mostSlaves == slaves ? "-ns=" : "the most slaves of a node, ")
+                    + mostSlaves);
+        }
+        if (inlineMaxBytes < 0 || inlineMaxBytes > INLINE_MAX_BYTES_LIMIT) {
+            errors.add("-im=" + inlineMaxBytes + " must be between 0 and " + INLINE_MAX_BYTES_LIMIT);
+        }
+        if (program == null || program.isBlank()) {
+            errors.add("no program given (a main class or a jar)");
+        }
+        if (workDirParent == null || !Files.isDirectory(workDirParent) || !Files.isWritable(workDirParent)) {
+            errors.add("-wd=" + workDirParent + " is not a writable directory");
+        }
+        checkMemoryLimit(memoryLimitBytes, "--memory-limit", errors);
+        for (NodeSettings n : nodeSettings) {
+            String where = "per-node[" + n.node() + "].";
+            if (n.slaves() != null && n.slaves() < 1) {
+                errors.add(where + "slaves=" + n.slaves() + " must be at least 1");
+            }
+            if (n.running() != null && n.running() != RUNNING_AUTO && (n.running() < 1 || n.running() > slavesOn(n.node()))) {
+                errors.add(where + "running=" + n.running() + " must be between 1 and the node's slaves, " + slavesOn(n.node()));
+            }
+            if (n.memoryLimitBytes() != null) {
+                checkMemoryLimit(n.memoryLimitBytes(), where + "memory-limit", errors);
+            }
+            if (n.workDirParent() != null && !(Files.isDirectory(n.workDirParent()) && Files.isWritable(n.workDirParent()))) {
+                errors.add(where + "workdir=" + n.workDirParent() + " is not a writable directory");
+            }
+        }
+        if (anyRunningAuto() && !Files.isReadable(Path.of("/proc/self/status"))) {
+            errors.add("-nr auto measures memory in /proc, which this system does not have");
+        }
+        if (!(progressSeconds >= 0) || Double.isInfinite(progressSeconds)) {
+            errors.add("--progress=" + progressSeconds + " must be a number of seconds, 0 or more");
+        }
+        if (!nodeSettings.isEmpty() && nodeSettings.size() != nodes) {
+            errors.add("the config file's per-node list has " + nodeSettings.size() + " entries for -nn=" + nodes + " nodes");
+        }
+        if (recoveries < 0) {
+            errors.add("--recover=" + recoveries + " must be at least 0");
+        }
+        if (nodes > 1 && (traceFile != null || reportFile != null)) {
+            errors.add("--trace and --report work on one node only so far (-nn=" + nodes + ")");
+        }
+        if (nodes > 1 && (recoveries > 0 || restartDir != null || checkpointDir != null)) {
+            errors.add("--recover, --restart and --checkpoint-dir work on one node only so far (-nn=" + nodes + ")");
+        }
+        if (restartDir != null && !Files.isDirectory(restartDir)) {
+            errors.add("--restart=" + restartDir + " is not a directory");
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", errors));
+        }
+        concluded = true;
+        return this;
+    }
+
+    private boolean anyRunningAuto() {
+        for (int n = 0; n < Math.max(nodes, 1); n++) {
+            if (runningOn(n) == RUNNING_AUTO) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void checkMemoryLimit(long bytes, String name, List<String> errors) {
+        if (bytes == 0) {
+            return;
+        }
+        if (bytes < MemoryCgroup.MIN_LIMIT_BYTES) {
+            errors.add(name + "=" + bytes + " must be at least " + MemoryCgroup.MIN_LIMIT_BYTES + " (64m)");
+        } else {
+            String why = MemoryCgroup.unavailableReason();
+            if (why != null) {
+                errors.add(name + ": " + why);
+            }
+        }
+    }
+
+    public boolean isConcluded() {
+        return concluded;
+    }
+}

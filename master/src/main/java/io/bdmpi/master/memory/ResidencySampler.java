@@ -1,0 +1,85 @@
+package io.bdmpi.master.memory;
+
+import io.bdmpi.ooc.ArrayStore;
+import io.bdmpi.ooc.MappedResidency;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Measures, off the scheduler thread, which fraction of each slave's memory is resident, so the
+ * resume policy reads a number instead of doing file I/O on the hot path. A slave's memory is its
+ * anonymous memory (Java heap and the JVM's own; in RAM, or in swap: RssAnon and VmSwap of
+ * /proc/PID/status) plus its off-heap arrays (memory-mapped files in its store, measured with
+ * {@code mincore}: see {@link MappedResidency}). A slave whose arrays were evicted while it was
+ * parked thus ranks below one whose arrays are still in memory.
+ */
+public final class ResidencySampler implements AutoCloseable {
+
+    static final long PERIOD_MS = 200;
+
+    private final long[] pids;
+    private final int[] worldRanks;
+    private final Path spillDir;
+    private final AtomicLongArray fractionBits;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    /**
+     * @param pids       the slaves of this node, in local order
+     * @param worldRanks their world ranks, which name their array stores
+     * @param spillDir   the job's spill directory, below which the slaves keep their array stores
+     */
+    public ResidencySampler(long[] pids, int[] worldRanks, Path spillDir) {
+        this.pids = pids.clone();
+        this.worldRanks = worldRanks.clone();
+        this.spillDir = spillDir;
+        this.fractionBits = new AtomicLongArray(pids.length);
+        this.thread = new Thread(this::loop, "bdmpi-residency");
+        thread.setDaemon(true);
+    }
+
+    public ResidencySampler start() {
+        thread.start();
+        return this;
+    }
+
+    /** Last measured resident fraction in [0, 1]; 0 before the first sample. */
+    public double residentFraction(int index) {
+        return Double.longBitsToDouble(fractionBits.get(index));
+    }
+
+    private void loop() {
+        while (!stopped) {
+            for (int i = 0; i < pids.length && !stopped; i++) {
+                fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i], ArrayStore.rankDirectory(spillDir, worldRanks[i]))));
+            }
+            try {
+                Thread.sleep(PERIOD_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Resident fraction of a process's anonymous memory and of the arrays in {@code storeDir}; 0 if unknown. */
+    static double sample(long pid, Path storeDir) {
+        try {
+            long[] anon = ProcMemory.status(pid, "RssAnon", "VmSwap");
+            long anonResident = anon[0];
+            long swapped = anon[1];
+            MappedResidency arrays = MappedResidency.ofStore(storeDir);
+            long total = anonResident + swapped + arrays.totalBytes();
+            return total == 0 ? 0 : (double) (anonResident + arrays.residentBytes()) / total;
+        } catch (IOException | RuntimeException e) {
+            return 0; // The process has ended or /proc is unavailable: no preference.
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,263 @@
+package io.bdmpi.master.observe;
+
+import io.bdmpi.master.session.SlaveState;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code --report FILE.html}: one self-contained page (inline CSS and SVG, no script, nothing
+ * fetched) showing at a glance where the time went: every slave's states over time as an SVG
+ * timeline, the key statistics, and a hint on whether {@code -nr} looked right.
+ *
+ * <p>The timeline has a fixed number of columns ({@value #COLUMNS}); each column of a slave shows
+ * the state it spent most of that slice of time in, so the page stays small however long the job
+ * and however many state changes (the exact intervals are in {@code --trace}). Building it takes
+ * about 22 KB of memory per slave (800 columns of 7 state times), once, after the job: it is meant
+ * for up to a few thousand slaves per node.
+ */
+final class HtmlReport {
+
+    static final int COLUMNS = 800;
+    private static final int LABEL_WIDTH = 64;
+    private static final int ROW_HEIGHT = 14;
+    private static final int ROW_GAP = 3;
+    private static final int AXIS_HEIGHT = 28;
+    /** Share of slave time spent RUNNABLE above which more -nr is suggested. */
+    private static final double RUNNABLE_HINT_SHARE = 0.25;
+
+    /** Colour of each state; EXITED has none (nothing is drawn after a slave's end). */
+    static final Map<SlaveState, String> COLOURS = new EnumMap<>(Map.of(
+            SlaveState.STARTING, "#b0b0b0",
+            SlaveState.RUNNABLE, "#f0b429",
+            SlaveState.RUNNING, "#2f9e44",
+            SlaveState.RBLOCKED, "#3b6fd8",
+            SlaveState.CBLOCKED, "#9c5bd8",
+            SlaveState.FINALIZED, "#dedede"));
+
+    private static final Map<SlaveState, String> MEANING = new EnumMap<>(Map.of(
+            SlaveState.STARTING, "starting (JVM start-up until MPI.Init)",
+            SlaveState.RUNNABLE, "runnable (waiting for a running slot)",
+            SlaveState.RUNNING, "running",
+            SlaveState.RBLOCKED, "blocked in a receive, probe or wait",
+            SlaveState.CBLOCKED, "blocked in a collective",
+            SlaveState.FINALIZED, "finalized"));
+
+    private HtmlReport() {
+    }
+
+    static void write(TimelineRecorder timeline, JobStats stats, Path file) throws IOException {
+        int ranks = timeline.slaves();
+        double duration = Math.max(1, timeline.durationNs());
+        float[][][] time = new float[ranks][COLUMNS][SlaveState.values().length];
+        timeline.forEach(i -> spread(time[i.rank()], i, duration));
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            JobStats.Node node = stats.nodes().get(0);
+            w.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>bdmpiexec report</title>\n");
+            w.write("<style>\nbody{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fff}\n"
+                    + "h1{font-size:20px;margin:0 0 12px}h2{font-size:16px;margin:24px 0 8px}\n"
+                    + "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right;border-bottom:1px solid #e4e4e4}\n"
+                    + "th{background:#f3f3f3}#summary td:first-child{text-align:left;color:#555}\n"
+                    + ".legend span{display:inline-block;margin-right:16px}.legend i{display:inline-block;width:12px;height:12px;"
+                    + "margin-right:5px;vertical-align:-1px}\n.hint{background:#fff8e1;border-left:4px solid #f0b429;padding:8px 12px;max-width:900px}\n"
+                    + ".failed{color:#b00020}\nsvg text{font:11px system-ui,sans-serif;fill:#333}\n</style></head><body>\n");
+            w.write("<h1>bdmpiexec report</h1>\n");
+            summary(w, stats, node);
+            w.write("<p class=\"hint\" id=\"hint\">" + escape(hint(stats, node)) + "</p>\n");
+            w.write("<h2>Timeline</h2>\n<div class=\"legend\">");
+            for (Map.Entry<SlaveState, String> e : COLOURS.entrySet()) {
+                w.write("<span><i style=\"background:" + e.getValue() + "\"></i>" + escape(MEANING.get(e.getKey())) + "</span>");
+            }
+            w.write("</div>\n");
+            timelineSvg(w, time, timeline.durationNs());
+            w.write("<h2>Slaves</h2>\n");
+            slaveTable(w, stats);
+            w.write("</body></html>\n");
+        }
+    }
+
+    /** Adds an interval's time to the columns it overlaps. */
+    private static void spread(float[][] columns, TimelineRecorder.Interval i, double duration) {
+        double perColumn = duration / COLUMNS;
+        int s = i.state().ordinal();
+        int first = (int) Math.min(COLUMNS - 1, i.startNs() / perColumn);
+        int last = (int) Math.min(COLUMNS - 1, i.endNs() / perColumn);
+        for (int c = first; c <= last; c++) {
+            double from = Math.max(i.startNs(), c * perColumn);
+            double to = Math.min(i.endNs(), (c + 1) * perColumn);
+            if (to > from) {
+                columns[c][s] += (float) (to - from);
+            }
+        }
+    }
+
+    private static void summary(Writer w, JobStats stats, JobStats.Node node) throws IOException {
+        w.write("<table id=\"summary\">\n");
+        row(w, "wall", "Wall time", seconds(stats.wallTimeSeconds()));
+        row(w, "exit", "Exit code", Integer.toString(stats.exitCode()));
+        if (stats.failure() != null) {
+            w.write("<tr><td>Failure</td><td id=\"failure\" class=\"failed\">" + escape(stats.failure()) + "</td></tr>\n");
+        }
+        row(w, "slaves", "Slaves (-ns)", Integer.toString(node.slaves()));
+        row(w, "nrunning", "Running at once allowed (-nr)", node.runningAuto()
+                ? "auto, at most " + node.running() + " (" + node.nrunningChanges().size() + " changes)"
+                : Integer.toString(node.running()));
+        row(w, "maxrunning", "Most running at once", Integer.toString(node.maxRunning()));
+        row(w, "run", "Slave time running (sum)", seconds(node.runSeconds()));
+        row(w, "runnable", "Slave time runnable, waiting for a slot (sum)", seconds(node.runnableSeconds()));
+        row(w, "blocked", "Slave time blocked in MPI calls (sum)", seconds(node.blockedSeconds()));
+        row(w, "messages", "Messages sent", Long.toString(node.messages()));
+        row(w, "inmemory", "Bytes sent through master memory", ProgressReporter.bytes(node.bytesInline()));
+        row(w, "ondisk", "Bytes sent through spill files", ProgressReporter.bytes(node.bytesSpilled())
+                + " (" + node.spillFiles() + " files)");
+        w.write("</table>\n");
+    }
+
+    private static void row(Writer w, String id, String label, String value) throws IOException {
+        w.write("<tr><td>" + escape(label) + "</td><td id=\"" + id + "\">" + escape(value) + "</td></tr>\n");
+    }
+
+    /** Whether -nr looked right, from where the slaves' time went. */
+    static String hint(JobStats stats, JobStats.Node node) {
+        double total = node.runSeconds() + node.runnableSeconds() + node.blockedSeconds();
+        if (total <= 0) {
+            return "No slave time was recorded.";
+        }
+        double runnableShare = node.runnableSeconds() / total;
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (node.maxRunning() < node.running()) {
+            return String.format(Locale.ROOT, "At most %d of the %d allowed slaves ever ran at once: -nr %d would have "
+                    + "done the same with less memory.", node.maxRunning(), node.running(), node.maxRunning());
+        }
+        if (runnableShare > RUNNABLE_HINT_SHARE) {
+            return String.format(Locale.ROOT, "Slaves spent %.0f%% of their time runnable, waiting for one of the %d running "
+                    + "slots: a larger -nr may shorten the job if memory allows (and up to the %d cores here).",
+                    100 * runnableShare, node.running(), cores);
+        }
+        if (node.blockedSeconds() > node.runSeconds()) {
+            return String.format(Locale.ROOT, "Slaves spent most of their time (%.0f%%) blocked in MPI calls, waiting for "
+                    + "each other: the job is bound by communication and synchronisation; more -nr would help little.",
+                    100 * node.blockedSeconds() / total);
+        }
+        return String.format(Locale.ROOT, "-nr %d looks right: slaves waited for a running slot only %.0f%% of their time.",
+                node.running(), 100 * runnableShare);
+    }
+
+    private static void timelineSvg(Writer w, float[][][] time, long durationNs) throws IOException {
+        int ranks = time.length;
+        int width = LABEL_WIDTH + COLUMNS + 20;
+        int height = ranks * (ROW_HEIGHT + ROW_GAP) + AXIS_HEIGHT;
+        w.write("<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + width + "\" height=\"" + height
+                + "\" viewBox=\"0 0 " + width + " " + height + "\">\n");
+        SlaveState[] states = SlaveState.values();
+        for (int rank = 0; rank < ranks; rank++) {
+            int y = rank * (ROW_HEIGHT + ROW_GAP);
+            w.write("<g class=\"row\" data-rank=\"" + rank + "\"><text x=\"0\" y=\"" + (y + ROW_HEIGHT - 3) + "\">rank " + rank + "</text>");
+            int runStart = 0;
+            int runState = dominant(time[rank][0]);
+            for (int c = 1; c <= COLUMNS; c++) {
+                int s = c < COLUMNS ? dominant(time[rank][c]) : -2;
+                if (s != runState) {
+                    if (runState >= 0 && COLOURS.containsKey(states[runState])) {
+                        w.write("<rect class=\"" + states[runState].name() + "\" x=\"" + (LABEL_WIDTH + runStart) + "\" y=\"" + y
+                                + "\" width=\"" + (c - runStart) + "\" height=\"" + ROW_HEIGHT + "\" fill=\""
+                                + COLOURS.get(states[runState]) + "\"><title>rank " + rank + ": " + states[runState].name()
+                                + "</title></rect>");
+                    }
+                    runStart = c;
+                    runState = s;
+                }
+            }
+            w.write("</g>\n");
+        }
+        axis(w, ranks * (ROW_HEIGHT + ROW_GAP), durationNs / 1e9);
+        w.write("</svg>\n");
+    }
+
+    /** The state with most time in a column, or -1 for none (the slave had ended). */
+    private static int dominant(float[] column) {
+        int best = -1;
+        float most = 0;
+        for (int s = 0; s < column.length; s++) {
+            if (column[s] > most) {
+                most = column[s];
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    private static void axis(Writer w, int y, double seconds) throws IOException {
+        double step = niceStep(seconds / 8);
+        w.write("<g id=\"axis\"><line x1=\"" + LABEL_WIDTH + "\" y1=\"" + (y + 2) + "\" x2=\"" + (LABEL_WIDTH + COLUMNS) + "\" y2=\""
+                + (y + 2) + "\" stroke=\"#555\"/>");
+        for (double t = 0; t <= seconds + 1e-9; t += step) {
+            double x = LABEL_WIDTH + (seconds <= 0 ? 0 : t / seconds * COLUMNS);
+            w.write(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#555\"/>"
+                    + "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s s</text>",
+                    x, y + 2, x, y + 7, x, y + 20, trim(t)));
+        }
+        w.write("</g>\n");
+    }
+
+    /** 1, 2 or 5 times a power of ten, at least {@code rough}. */
+    static double niceStep(double rough) {
+        if (rough <= 0) {
+            return 1;
+        }
+        double p = Math.pow(10, Math.floor(Math.log10(rough)));
+        for (double m : new double[] {1, 2, 5, 10}) {
+            if (m * p >= rough) {
+                return m * p;
+            }
+        }
+        return 10 * p;
+    }
+
+    private static String trim(double t) {
+        String s = String.format(Locale.ROOT, "%.3f", t);
+        return s.replaceAll("\\.?0+$", "");
+    }
+
+    private static void slaveTable(Writer w, JobStats stats) throws IOException {
+        w.write("<table id=\"slaves\"><tr><th>rank</th><th>pid</th><th>exit</th><th>running</th><th>runnable</th>"
+                + "<th>blocked</th><th>resumes</th><th>messages sent</th><th>bytes via memory</th><th>bytes via disk</th>"
+                + "<th>peak RSS</th></tr>\n");
+        List<JobStats.Slave> slaves = stats.slaves();
+        for (JobStats.Slave s : slaves) {
+            w.write("<tr data-rank=\"" + s.rank() + "\"><td>" + s.rank() + "</td><td>" + s.pid() + "</td><td class=\"exit\">"
+                    + s.exitCode() + "</td><td class=\"run\">" + seconds(s.runSeconds()) + "</td><td class=\"runnable\">"
+                    + seconds(s.runnableSeconds()) + "</td><td class=\"blocked\">" + seconds(s.blockedSeconds())
+                    + "</td><td class=\"resumes\">" + s.resumes() + "</td><td>" + s.messagesSent() + "</td><td class=\"inmemory\">"
+                    + ProgressReporter.bytes(s.bytesSentInline()) + "</td><td class=\"ondisk\">"
+                    + ProgressReporter.bytes(s.bytesSentSpilled()) + "</td><td>" + ProgressReporter.bytes(s.peakRssBytes())
+                    + "</td></tr>\n");
+        }
+        w.write("</table>\n");
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.3f s", s);
+    }
+
+    static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

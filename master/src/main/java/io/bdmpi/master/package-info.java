@@ -1,0 +1,65 @@
+/**
+ * The node master: one per node, it spawns the node's slave JVMs, lets at most {@code nrunning} of
+ * them run, buffers their messages and cleans up after them. This package is the composition root
+ * only: {@link io.bdmpi.master.NodeMaster} wires the other packages together and runs a job's
+ * lifecycle, and {@code InternodeLink} joins the node's scheduler to the other nodes' masters.
+ * Every other package of the master sits below it; {@code PackageCyclesTest} checks that no
+ * package depends on another that depends back on it.
+ *
+ * <h2>Packages, from the bottom up</h2>
+ * <pre>
+ *   internode, store, memory           none of the master's packages
+ *   config     settings                internode, memory
+ *   slaveio    processes and sockets   config
+ *   session    the record of a slave   slaveio, store
+ *   observe    stats, timeline, UI     session, config
+ *   checkpoint                         session, store, slaveio
+ *   collective                         session, checkpoint, internode
+ *   scheduler  the single writer       all of the above
+ *   (root)     wiring                  all
+ * </pre>
+ * A lower package that must reach a higher one gets a small interface it owns, implemented or
+ * wired above it: {@code SlaveIo.Listener}, {@code Collectives.Listener} and
+ * {@code Collectives.RemoteStarts}, {@code SlaveSession.OpenCollective}, and plain
+ * {@code Consumer}s for the samplers and the progress display.
+ *
+ * <h2>Threads, and who owns what (the single-writer rule)</h2>
+ * <ul>
+ *   <li><b>bdmpi-scheduler</b>, the one handler of the LMAX Disruptor ring: owns all master state,
+ *       without locks: the slaves' {@code SlaveSession}s (states, mailboxes, accounts), the
+ *       communicators and collectives in progress, the shared spill files, the message store, the
+ *       checkpoints, {@code -nr auto}'s {@code RunningController}, the deadlock detection over nodes
+ *       and the timeline's recording. It writes the replies on the slaves' sockets itself. Every
+ *       other thread talks to it only by publishing a {@code MasterEvent} to the ring.</li>
+ *   <li><b>bdmpi-slave-io</b>, a selector: accepts slave connections, reads and decodes requests
+ *       ({@code RequestArrived}), reports lost connections and protocol errors, and finishes replies
+ *       the socket did not take at once (the only state it shares with the scheduler thread: the
+ *       unsent rest of a reply, under that connection's lock). It owns no master state.</li>
+ *   <li><b>process reapers</b> (the JDK's {@code Process.onExit}): a slave's exit
+ *       ({@code ProcessExited}, and before it an OOM kill's {@code StopRequested}).</li>
+ *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
+ *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
+ *       {@code RemoteStarted}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}) through
+ *       {@code InternodeLink}. The scheduler thread hands it sends through queues;
+ *       <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
+ *   <li><b>bdmpi-ticker</b> (several nodes): a {@code Tick} every {@code TICK_MS}.</li>
+ *   <li><b>bdmpi-memory</b> ({@code -nr auto}): a {@code MemorySampled} reading every 250 ms.</li>
+ *   <li><b>bdmpi-residency</b> (policy RESIDENT): measures each slave's resident fraction into an
+ *       atomic array that the resume policy reads on the scheduler thread: numbers, not state.</li>
+ *   <li><b>bdmpi-read-ahead</b>: the scheduler thread names the slave that resumes next through an
+ *       atomic reference; this thread asks the kernel to read that slave's files in.</li>
+ *   <li><b>bdmpi-spill-deleter</b>: deletes the spill files the scheduler thread hands it.</li>
+ *   <li><b>bdmpi-progress</b> ({@code --progress}, status line): publishes {@code SnapshotRequested}
+ *       and formats the immutable {@code JobSnapshot} it gets back; in status-line mode
+ *       <b>bdmpi-stdout-PID</b> and <b>bdmpi-stderr-PID</b> forward each slave's output, under the
+ *       terminal's lock.</li>
+ *   <li><b>bdmpi-timeline-writer</b> ({@code --trace}, {@code --report}): appends the timeline's
+ *       full buffers to its spool file, so the scheduler thread never waits for the disk.</li>
+ *   <li><b>bdmpi-shutdown</b>, the JVM's shutdown hook (SIGINT, SIGTERM): publishes
+ *       {@code StopRequested} and waits for the cleanup.</li>
+ *   <li>the <b>launcher's thread</b>, in {@code NodeMaster.run}: wires an attempt, waits for its
+ *       outcome, asks for the statistics ({@code StatsRequested}), and writes the statistics, trace
+ *       and report once the scheduler has finished.</li>
+ * </ul>
+ */
+package io.bdmpi.master;

@@ -1,0 +1,69 @@
+package io.bdmpi.master.scheduler;
+
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.memory.MemorySample;
+import io.bdmpi.master.observe.JobSnapshot;
+import io.bdmpi.master.observe.JobStats;
+import io.bdmpi.master.slaveio.SlaveConnection;
+import io.bdmpi.protocol.SlaveRequest;
+
+import java.util.concurrent.CompletableFuture;
+
+/** Everything the scheduler thread reacts to; published to its ring by the other threads. */
+public sealed interface MasterEvent {
+
+    /** A decoded request from a slave's socket (slave-io thread). */
+    record RequestArrived(SlaveConnection connection, SlaveRequest request) implements MasterEvent {
+    }
+
+    /** A slave's socket closed or failed (slave-io thread). */
+    record ConnectionLost(SlaveConnection connection, String reason) implements MasterEvent {
+    }
+
+    /** A slave's process ended (process reaper). */
+    record ProcessExited(int worldRank, int exitCode) implements MasterEvent {
+    }
+
+    /** Stop the job now, as failed (signal, launcher). */
+    record StopRequested(String reason, int exitCode) implements MasterEvent {
+    }
+
+    /** Another master forwarded a message for a slave of this node (MPI pump). */
+    record RemoteArrived(Internode.Arrival arrival) implements MasterEvent {
+    }
+
+    /** A slave of another node started a collective on a communicator with members here (MPI pump). */
+    record RemoteStarted(Internode.RemoteStart start) implements MasterEvent {
+    }
+
+    /** A collective contribution's spill file has gone to every other master that needs it (MPI pump). */
+    record SpillShipped(String fileName) implements MasterEvent {
+    }
+
+    /** The master of another node ended its part of the job with a failure that it reported itself (MPI pump). */
+    record PeerFailed(int node, int exitCode) implements MasterEvent {
+    }
+
+    /** Another master's node state, for deadlock detection over nodes (MPI pump). */
+    record PeerState(int node, NodesQuiescence.State state) implements MasterEvent {
+    }
+
+    /**
+     * Time passed (several nodes only): the end of its batch looks again whether a deadlock seen a
+     * while ago is now confirmed (timer).
+     */
+    record Tick() implements MasterEvent {
+    }
+
+    /** A reading of the node's memory, for {@code -nr auto} (memory sampler). */
+    record MemorySampled(MemorySample sample) implements MasterEvent {
+    }
+
+    /** Hand a snapshot of the job's state to the caller (progress display, any time). */
+    record SnapshotRequested(CompletableFuture<JobSnapshot> result) implements MasterEvent {
+    }
+
+    /** Hand a snapshot of the statistics to the caller (after the job ended). */
+    record StatsRequested(CompletableFuture<JobStats> result) implements MasterEvent {
+    }
+}

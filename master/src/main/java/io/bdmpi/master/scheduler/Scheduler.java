@@ -1,0 +1,800 @@
+package io.bdmpi.master.scheduler;
+
+import io.bdmpi.master.checkpoint.Checkpointing;
+import io.bdmpi.master.collective.CollectiveOp;
+import io.bdmpi.master.collective.Collectives;
+import io.bdmpi.master.collective.Communicator;
+import io.bdmpi.master.collective.Communicators;
+import io.bdmpi.master.collective.SharedSpillFiles;
+import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.Placement;
+import io.bdmpi.master.memory.MemorySample;
+import io.bdmpi.master.observe.JobSnapshot;
+import io.bdmpi.master.observe.JobStats;
+import io.bdmpi.master.observe.TimelineRecorder;
+import io.bdmpi.master.session.SlaveSession;
+import io.bdmpi.master.session.SlaveState;
+import io.bdmpi.master.slaveio.SlaveConnection;
+import io.bdmpi.master.store.MessageStore;
+import io.bdmpi.master.store.StoredMessage;
+import io.bdmpi.protocol.MasterReply;
+import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.SlaveRequest;
+import io.bdmpi.slave.SlaveMain;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+import static io.bdmpi.master.session.Calls.commName;
+import static io.bdmpi.master.session.Calls.describeReceive;
+import static io.bdmpi.master.session.Calls.rankName;
+import static io.bdmpi.master.session.Calls.tagName;
+
+/**
+ * The master's core: owns every slave's state, matches messages to receives, runs collectives
+ * (through {@link Collectives}) and the node's critical section, and lets at most {@code nrunning}
+ * slaves run. Single writer: every method runs on the scheduler
+ * thread, fed one {@link MasterEvent} at a time; nothing here is locked.
+ *
+ * <p>A slave that must wait is parked by not answering it. When its wait is over it becomes
+ * RUNNABLE, and at the end of each batch of events free running slots go to runnable slaves
+ * (chosen by the {@link ResumePolicy}), which then get their reply: the reply is the go-signal.
+ */
+public final class Scheduler {
+
+    /** Where the scheduler sends what is not for its own node: the masters of the other nodes. */
+    public interface RemoteNodes extends Collectives.RemoteStarts {
+        /** Forwards a message to the node of {@code arrival.destWorldRank()}. */
+        void forward(Internode.Arrival arrival);
+
+        /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
+        void announceState(NodesQuiescence.State state);
+    }
+
+    /** Who is told which slave resumes next, so that what it will read can be read in meanwhile. */
+    @FunctionalInterface
+    public interface NextToResume {
+        /**
+         * The slave of world rank {@code worldRank} resumes next; {@code spilled} are the spill
+         * files (or parts of them) of the messages and collective results it will collect then.
+         */
+        void offer(int worldRank, List<Payload> spilled);
+    }
+
+    /** This node's slaves, in local order. */
+    private final SlaveSession[] slaves;
+    /** This node's slaves by world rank; null for ranks of other nodes. */
+    private final SlaveSession[] byWorldRank;
+    private final int node;
+    private final RemoteNodes remote;
+    /** Deadlock detection over the nodes; null on one node. */
+    private final NodesQuiescence quiescence;
+    /** Most slaves RUNNING at once: -nr, or under -nr auto what the {@link #runningController} allows now. */
+    private int nrunning;
+    /** Decides nrunning under -nr auto; null for a fixed -nr. */
+    private RunningController runningController;
+    /** Every change of nrunning under -nr auto. */
+    private final List<JobStats.NrunningChange> nrunningChanges = new ArrayList<>();
+    /** The largest nrunning so far (the stats' "running"). */
+    private int mostAllowed;
+    private final ResumePolicy policy;
+    private final MessageStore messages;
+    private final LongSupplier clockNs;
+    private final Consumer<JobOutcome> onEnd;
+    private final long startNs;
+
+    private final List<SlaveSession> runnable = new ArrayList<>();
+    /** Told the slave that resumes next (see readAheadWith); null: nobody. */
+    private NextToResume nextToResume;
+    /** The slave last named to nextToResume, until it resumes. */
+    private SlaveSession offeredNext;
+    private final Communicators comms;
+    private final SharedSpillFiles sharedSpillFiles;
+    private final Collectives collectives;
+    /** The slave inside the node's critical section, and those waiting to enter, in order. */
+    private SlaveSession criticalHolder;
+    private final ArrayDeque<SlaveSession> criticalWaiters = new ArrayDeque<>();
+    private int running;
+    private int maxRunning;
+    private int exited;
+    private long spillFiles;
+    private JobOutcome outcome;
+    /** Records state intervals for --trace/--report, or null. */
+    private TimelineRecorder timeline;
+
+    /**
+     * @param slaves          index = world rank; all STARTING
+     * @param deleteSpillFile deletes a spill file (by name) the master owned, off this thread
+     * @param checkpointing   takes and restores the job's checkpoints
+     * @param onEnd           called once, on this thread, when the job has succeeded or failed
+     */
+    Scheduler(SlaveSession[] slaves, int nrunning, ResumePolicy policy, LongSupplier clockNs,
+              Consumer<String> deleteSpillFile, Checkpointing checkpointing, Consumer<JobOutcome> onEnd) {
+        this(Placement.of("block", 1, slaves.length), 0, null, slaves, nrunning, policy, MessageStore.ON_HEAP, clockNs,
+                deleteSpillFile, checkpointing, onEnd);
+    }
+
+    /**
+     * The scheduler of {@code node} in a job of several nodes.
+     *
+     * @param slaves   this node's slaves, in local order ({@link Placement#ranksOn})
+     * @param remote   the other nodes' masters; null when the job has one node
+     * @param messages      where buffered inline messages wait for their receivers
+     * @param checkpointing takes and restores the job's checkpoints
+     */
+    public Scheduler(Placement placement, int node, RemoteNodes remote, SlaveSession[] slaves, int nrunning, ResumePolicy policy,
+              MessageStore messages, LongSupplier clockNs, Consumer<String> deleteSpillFile, Checkpointing checkpointing,
+              Consumer<JobOutcome> onEnd) {
+        this.node = node;
+        this.remote = remote;
+        this.quiescence = remote == null ? null : new NodesQuiescence(node, placement.nodes(), clockNs.getAsLong());
+        this.messages = messages;
+        this.slaves = slaves;
+        this.byWorldRank = new SlaveSession[placement.worldSize()];
+        for (SlaveSession s : slaves) {
+            byWorldRank[s.worldRank] = s;
+        }
+        this.nrunning = nrunning;
+        this.mostAllowed = nrunning;
+        this.policy = policy;
+        this.clockNs = clockNs;
+        this.onEnd = onEnd;
+        this.startNs = clockNs.getAsLong();
+        this.comms = new Communicators(placement, node);
+        this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
+        this.collectives = new Collectives(comms, sharedSpillFiles, remote, checkpointing, new Collectives.Listener() {
+            @Override
+            public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
+                member.mailbox.complete(done);
+                if (member.state.isBlocked() && canProceed(member)) {
+                    makeRunnable(member);
+                }
+            }
+
+            @Override
+            public void shipping(int masters) {
+                quiescence.sent(masters);
+            }
+
+            @Override
+            public void failed(String reason) {
+                fail(1, reason);
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- events
+
+    public void onEvent(MasterEvent event) {
+        if (event instanceof MasterEvent.RequestArrived r) {
+            if (outcome == null) {
+                onRequest(r.connection(), r.request());
+            }
+        } else if (event instanceof MasterEvent.ProcessExited e) {
+            onProcessExited(byWorldRank[e.worldRank()], e.exitCode());
+        } else if (event instanceof MasterEvent.RemoteArrived r) {
+            quiescence.received();
+            onRemoteArrived(r.arrival());
+        } else if (event instanceof MasterEvent.PeerState p) {
+            quiescence.peer(p.node(), p.state(), clockNs.getAsLong());
+        } else if (event instanceof MasterEvent.RemoteStarted r) {
+            quiescence.received();
+            if (outcome == null) {
+                collectives.arriveRemote(r.start());
+            }
+        } else if (event instanceof MasterEvent.SpillShipped shipped) {
+            sharedSpillFiles.release(shipped.fileName());
+        } else if (event instanceof MasterEvent.PeerFailed peer) {
+            if (outcome == null) {
+                end(new JobOutcome(peer.exitCode(), null, false)); // its master reported why; this one only stops
+            }
+        } else if (event instanceof MasterEvent.ConnectionLost lost) {
+            onConnectionLost(lost.connection());
+        } else if (event instanceof MasterEvent.StopRequested stop) {
+            fail(stop.exitCode(), stop.reason());
+        } else if (event instanceof MasterEvent.MemorySampled m) {
+            onMemorySampled(m.sample());
+        } else if (event instanceof MasterEvent.SnapshotRequested s) {
+            s.result().complete(JobSnapshot.of(slaves, clockNs.getAsLong() - startNs, nrunning, runningController != null,
+                    nrunningChanges.isEmpty() ? null : nrunningChanges.get(nrunningChanges.size() - 1)));
+        } else if (event instanceof MasterEvent.StatsRequested s) {
+            if (timeline != null) {
+                timeline.jobEnded(clockNs.getAsLong());
+            }
+            s.result().complete(stats());
+        }
+    }
+
+    /** Deferred decisions of a batch: fill free running slots, then look for a deadlock. */
+    public void onEndOfBatch() {
+        if (outcome != null) {
+            return;
+        }
+        while (running < nrunning && !runnable.isEmpty()) {
+            resume(runnable.remove(policy.pick(runnable)));
+        }
+        offerNext();
+        detectDeadlock();
+    }
+
+    /**
+     * From now on, whenever every running slot is taken and slaves wait for one, tell
+     * {@code nextToResume} the world rank of the slave the policy would resume next (once per
+     * slave and wait) and the spilled data it will collect, so that its data can be read in
+     * meanwhile (see {@link io.bdmpi.master.memory.ReadAhead}).
+     */
+    public void readAheadWith(NextToResume nextToResume) {
+        this.nextToResume = nextToResume;
+    }
+
+    private void offerNext() {
+        if (nextToResume == null || running < nrunning || runnable.isEmpty()) {
+            return;
+        }
+        SlaveSession next = runnable.get(policy.pick(runnable));
+        if (next != offeredNext) {
+            offeredNext = next;
+            List<Payload> spilled = new ArrayList<>();
+            next.mailbox.forEachCompleted(p -> {
+                if (!(p instanceof Payload.Inline)) {
+                    spilled.add(p);
+                }
+            });
+            nextToResume.offer(next.worldRank, spilled);
+        }
+    }
+
+    /** The clock reading every time in the statistics and the timeline counts from. */
+    public long startNs() {
+        return startNs;
+    }
+
+    /**
+     * -nr auto: from now on {@code controller} decides how many slaves may run at once, from the
+     * {@link MasterEvent.MemorySampled} events. A lower count preempts nobody: the end of a batch
+     * only resumes slaves while fewer than the count run.
+     */
+    public void followMemory(RunningController controller) {
+        runningController = controller;
+        nrunning = controller.allowed();
+        mostAllowed = nrunning;
+    }
+
+    private void onMemorySampled(MemorySample sample) {
+        if (runningController == null || outcome != null) {
+            return;
+        }
+        JobStats.NrunningChange change = runningController.onSample(clockNs.getAsLong(), sample, i -> phase(slaves[i]),
+                !runnable.isEmpty());
+        if (change != null) {
+            nrunningChanges.add(change);
+            nrunning = change.to();
+            mostAllowed = Math.max(mostAllowed, nrunning);
+        }
+    }
+
+    /** Where a slave is, for the {@link RunningController}: has it finished a run, does it run, is it gone. */
+    private static RunningController.Phase phase(SlaveSession s) {
+        if (s.state == SlaveState.EXITED) {
+            return RunningController.Phase.GONE;
+        }
+        if (s.state == SlaveState.RUNNING) {
+            return s.resumes > 1 ? RunningController.Phase.RUNNING : RunningController.Phase.FIRST_RUN;
+        }
+        return s.resumes > 0 ? RunningController.Phase.AT_REST : RunningController.Phase.NEW;
+    }
+
+    /** Records every transition into {@code recorder} from now on. */
+    public void recordTimeline(TimelineRecorder recorder) {
+        timeline = recorder;
+    }
+
+    int maxRunning() {
+        return maxRunning;
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    private void onRequest(SlaveConnection connection, SlaveRequest request) {
+        if (request instanceof SlaveRequest.Hello hello) {
+            onHello(connection, hello);
+            return;
+        }
+        SlaveSession s = sessionOf(connection);
+        if (s == null) {
+            fail(1, "protocol error: " + request + " before hello on a slave connection");
+            return;
+        }
+        if (request instanceof SlaveRequest.Abort abort) {
+            // Accepted in any state: another thread of a parked slave may abort the job.
+            fail(abort.errorCode(), "rank " + s.worldRank + " (pid " + s.pid + ") aborted the job (error code " + abort.errorCode() + ")"
+                    + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
+            return;
+        }
+        if (s.state != SlaveState.RUNNING) {
+            fail(1, "protocol error: rank " + s.worldRank + " sent " + request + " while " + s.state);
+            return;
+        }
+        // A slave reads the file ranges of a collective's result before it asks for anything else.
+        releaseSlices(s);
+        if (!(request instanceof SlaveRequest.Collect)) {
+            s.lastRequest = request; // the call itself (recv, barrier, ...), not the wait that completes it
+        }
+        if (request instanceof SlaveRequest.Send send) {
+            onSend(s, send);
+        } else if (request instanceof SlaveRequest.PostRecv post) {
+            onPostRecv(s, post);
+        } else if (request instanceof SlaveRequest.Collect collect) {
+            onCollect(s, collect);
+        } else if (request instanceof SlaveRequest.Cancel cancel) {
+            s.connection.send(new MasterReply.CancelResult(s.mailbox.cancel(cancel.requestId())));
+        } else if (request instanceof SlaveRequest.Probe probe) {
+            onProbe(s, probe);
+        } else if (request instanceof SlaveRequest.StartCollective start) {
+            collectives.start(s, start);
+        } else if (request instanceof SlaveRequest.StartSplit split) {
+            collectives.split(s, split);
+        } else if (request instanceof SlaveRequest.QueryComm query) {
+            onQueryComm(s, query);
+        } else if (request instanceof SlaveRequest.CriticalEnter) {
+            onCriticalEnter(s, request);
+        } else if (request instanceof SlaveRequest.CriticalExit) {
+            onCriticalExit(s);
+        } else if (request instanceof SlaveRequest.Finalize fin) {
+            s.peakRssBytes = fin.peakRssBytes();
+            transition(s, SlaveState.FINALIZED);
+            s.connection.send(new MasterReply.Go());
+        }
+    }
+
+    private void onHello(SlaveConnection connection, SlaveRequest.Hello hello) {
+        int rank = hello.worldRank();
+        if (rank < 0 || rank >= byWorldRank.length || byWorldRank[rank] == null || byWorldRank[rank].connection != null) {
+            fail(1, "protocol error: hello from rank " + rank + " (pid " + hello.pid() + ") that is unknown or already connected");
+            return;
+        }
+        SlaveSession s = byWorldRank[rank];
+        if (s.state != SlaveState.STARTING) {
+            fail(1, "protocol error: hello from rank " + rank + " while " + s.state);
+            return;
+        }
+        connection.attach(rank);
+        s.connection = connection;
+        s.lastRequest = hello;
+        s.parkedOn = null;
+        makeRunnable(s);
+    }
+
+    /** The slave that said hello on {@code connection}, or null before its hello. */
+    private SlaveSession sessionOf(SlaveConnection connection) {
+        int rank = connection.worldRank();
+        return rank < 0 ? null : byWorldRank[rank];
+    }
+
+    private void onSend(SlaveSession s, SlaveRequest.Send send) {
+        Communicator comm = communicator(s, send.commId());
+        if (comm == null) {
+            return;
+        }
+        int destRank = comm.worldRank(send.dest());
+        if (destRank < 0) {
+            fail(1, "rank " + s.worldRank + " sent to rank " + send.dest() + " of " + comm.name + ", which has "
+                    + comm.size() + " ranks");
+            return;
+        }
+        int sourceInComm = comm.rankOf(s.worldRank);
+        Payload payload = send.payload();
+        s.messagesSent++;
+        if (payload instanceof Payload.Spilled) {
+            s.bytesSentSpilled += payload.length();
+            spillFiles++;
+        } else {
+            s.bytesSentInline += payload.length();
+        }
+        SlaveSession dest = byWorldRank[destRank];
+        if (dest == null) {
+            quiescence.sent(1);
+            remote.forward(new Internode.Arrival(destRank, send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+            return;
+        }
+        deliver(dest, new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+    }
+
+    /** A message from a slave of another node, forwarded by its master. */
+    private void onRemoteArrived(Internode.Arrival a) {
+        SlaveSession dest = a.destWorldRank() >= 0 && a.destWorldRank() < byWorldRank.length ? byWorldRank[a.destWorldRank()] : null;
+        if (dest == null) {
+            fail(1, "internal error: node " + node + " was sent a message for rank " + a.destWorldRank() + ", which is not on it");
+            return;
+        }
+        deliver(dest, new StoredMessage(a.commId(), a.source(), a.tag(), a.senderWorldRank(), a.payload()));
+    }
+
+    private void deliver(SlaveSession dest, StoredMessage m) {
+        dest.mailbox.deliver(messages.keep(m));
+        if (dest.state == SlaveState.RBLOCKED && canProceed(dest)) {
+            makeRunnable(dest);
+        }
+    }
+
+    private void onPostRecv(SlaveSession s, SlaveRequest.PostRecv post) {
+        if (communicator(s, post.commId()) != null) {
+            s.mailbox.post(post.requestId(), post.commId(), post.source(), post.tag());
+        }
+    }
+
+    private void onCollect(SlaveSession s, SlaveRequest.Collect collect) {
+        List<Long> unknown = s.mailbox.unknown(collect.requestIds());
+        unknown.removeIf(s.collectives::containsKey);
+        if (!unknown.isEmpty()) {
+            fail(1, "protocol error: rank " + s.worldRank + " waits for requests " + unknown + " it never started");
+            return;
+        }
+        parkOrAnswer(s, collect, collect.block(), onlyCollectives(s, collect) ? SlaveState.CBLOCKED : SlaveState.RBLOCKED);
+    }
+
+    /** Whether every request a collect waits for is a collective (the slave then parks as CBLOCKED). */
+    private static boolean onlyCollectives(SlaveSession s, SlaveRequest.Collect collect) {
+        for (long id : collect.requestIds()) {
+            if (!s.collectives.containsKey(id) && !s.mailbox.isReady(id)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void onProbe(SlaveSession s, SlaveRequest.Probe probe) {
+        if (communicator(s, probe.commId()) != null) {
+            parkOrAnswer(s, probe, probe.block(), SlaveState.RBLOCKED);
+        }
+    }
+
+    private void onQueryComm(SlaveSession s, SlaveRequest.QueryComm query) {
+        Communicator comm = communicator(s, query.commId());
+        if (comm != null) {
+            s.connection.send(comm.info(comm.rankOf(s.worldRank)));
+        }
+    }
+
+    private void onCriticalEnter(SlaveSession s, SlaveRequest request) {
+        if (criticalHolder == s || criticalWaiters.contains(s)) {
+            fail(1, "rank " + s.worldRank + " entered the critical section twice");
+            return;
+        }
+        if (criticalHolder == null) {
+            criticalHolder = s;
+        } else {
+            criticalWaiters.addLast(s);
+        }
+        parkOrAnswer(s, request, true, SlaveState.RBLOCKED);
+    }
+
+    private void onCriticalExit(SlaveSession s) {
+        if (criticalHolder != s) {
+            fail(1, "rank " + s.worldRank + " left the critical section without being in it");
+            return;
+        }
+        passCriticalSection();
+    }
+
+    /** The holder left (or died): the next waiter enters. */
+    private void passCriticalSection() {
+        criticalHolder = criticalWaiters.pollFirst();
+        if (criticalHolder != null && criticalHolder.state == SlaveState.RBLOCKED) {
+            makeRunnable(criticalHolder);
+        }
+    }
+
+    /** Answers now if the request can be answered (or must not wait), else parks the slave. */
+    private void parkOrAnswer(SlaveSession s, SlaveRequest request, boolean block, SlaveState blockedState) {
+        s.parkedOn = request;
+        if (!block || canProceed(s)) {
+            s.connection.send(answer(s));
+            s.parkedOn = null;
+        } else {
+            transition(s, blockedState);
+        }
+    }
+
+    /** Whether the request a slave is parked on can now be answered. */
+    private boolean canProceed(SlaveSession s) {
+        SlaveRequest r = s.parkedOn;
+        if (r instanceof SlaveRequest.Collect c) {
+            return s.mailbox.readyCount(c.requestIds()) >= c.minReady();
+        }
+        if (r instanceof SlaveRequest.Probe p) {
+            return s.mailbox.peek(p.commId(), p.source(), p.tag()) != null;
+        }
+        if (r instanceof SlaveRequest.CriticalEnter) {
+            return criticalHolder == s;
+        }
+        return true;
+    }
+
+    /** The reply to the request a slave was parked on, computed when it is resumed (so it is fresh). */
+    private MasterReply answer(SlaveSession s) {
+        SlaveRequest r = s.parkedOn;
+        if (r instanceof SlaveRequest.Collect c) {
+            List<MasterReply.Completion> taken = s.mailbox.take(c.requestIds());
+            holdSlices(s, taken);
+            return new MasterReply.Deliveries(taken);
+        }
+        if (r instanceof SlaveRequest.Probe p) {
+            StoredMessage m = s.mailbox.peek(p.commId(), p.source(), p.tag());
+            return m == null ? MasterReply.ProbeResult.NONE : new MasterReply.ProbeResult(true, m.source(), m.tag(), m.length());
+        }
+        return new MasterReply.Go();
+    }
+
+    // ---------------------------------------------------------------- communicators and shared files
+
+    /** The communicator as {@code s} sees it; null (and the job failed) if it is not a member. */
+    private Communicator communicator(SlaveSession s, int commId) {
+        Communicator comm = comms.lookup(commId, s.worldRank);
+        if (comm == null) {
+            fail(1, "rank " + s.worldRank + " used communicator " + comms.name(commId)
+                    + ", which does not exist or does not include it (freed?)");
+        }
+        return comm;
+    }
+
+    /** The slave was handed file ranges of collective results: it reads them before its next request. */
+    private static void holdSlices(SlaveSession s, List<MasterReply.Completion> taken) {
+        for (MasterReply.Completion c : taken) {
+            if (c instanceof MasterReply.CollectiveDone done) {
+                for (Payload p : done.pieces()) {
+                    if (p instanceof Payload.Slice slice) {
+                        s.heldSlices.add(slice.fileName());
+                    }
+                }
+            }
+        }
+    }
+
+    private void releaseSlices(SlaveSession s) {
+        for (String file : s.heldSlices) {
+            sharedSpillFiles.release(file);
+        }
+        s.heldSlices.clear();
+    }
+
+    // ---------------------------------------------------------------- states
+
+    private void makeRunnable(SlaveSession s) {
+        transition(s, SlaveState.RUNNABLE);
+        runnable.add(s);
+    }
+
+    private void resume(SlaveSession s) {
+        if (s == offeredNext) {
+            offeredNext = null;
+        }
+        transition(s, SlaveState.RUNNING);
+        s.resumes++;
+        s.connection.send(answer(s));
+        s.parkedOn = null;
+    }
+
+    /** The one place where slave states change; keeps the running count and the time accounts. */
+    void transition(SlaveSession s, SlaveState to) {
+        if (!s.state.canMoveTo(to)) {
+            throw new IllegalStateException("rank " + s.worldRank + ": illegal transition " + s.state + " -> " + to);
+        }
+        long now = clockNs.getAsLong();
+        s.accountUntil(now);
+        if (timeline != null) {
+            timeline.transition(s.worldRank, to, now, () -> pendingCall(s));
+        }
+        if (s.state == SlaveState.RUNNING) {
+            running--;
+        }
+        if (s.state == SlaveState.RUNNABLE) {
+            runnable.remove(s);
+        }
+        s.state = to;
+        if (to == SlaveState.RUNNING) {
+            running++;
+            if (running > nrunning) {
+                throw new IllegalStateException(running + " slaves running, limit " + nrunning);
+            }
+            maxRunning = Math.max(maxRunning, running);
+        }
+    }
+
+    // ---------------------------------------------------------------- failures and the end
+
+    private void onProcessExited(SlaveSession s, int exitCode) {
+        if (s.state == SlaveState.EXITED) {
+            return;
+        }
+        SlaveState before = s.state;
+        // A parked slave's last call is what it waits for (a receive, a collective), said as a deadlock would.
+        String lastCall = s.state.isBlocked() && s.parkedOn instanceof SlaveRequest.Collect c
+                ? describeWait(s, c) : describe(s.lastRequest);
+        s.exitCode = exitCode;
+        releaseSlices(s);
+        criticalWaiters.remove(s);
+        if (criticalHolder == s) {
+            passCriticalSection();
+        }
+        transition(s, SlaveState.EXITED);
+        exited++;
+        if (before != SlaveState.FINALIZED) {
+            if (outcome == null) {
+                end(JobOutcome.rankDied("rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode)
+                        + " before MPI_Finalize; last MPI call: " + lastCall));
+            }
+        } else if (exitCode != 0) {
+            fail(exitCode, "rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode) + " after MPI_Finalize");
+        } else if (exited == slaves.length && outcome == null) {
+            end(JobOutcome.SUCCESS);
+        }
+    }
+
+    private void onConnectionLost(SlaveConnection connection) {
+        // The process exit that follows says why, with its status; nothing to decide here.
+        SlaveSession s = sessionOf(connection);
+        if (s != null && s.connection == connection) {
+            s.connection = SlaveConnection.CLOSED;
+        }
+    }
+
+    private void detectDeadlock() {
+        List<String> pending = idlePending();
+        if (quiescence == null) {
+            if (pending != null && !pending.isEmpty()) {
+                reportDeadlock(String.join("; ", pending));
+            }
+            return;
+        }
+        // Several nodes: a blocked node may be waiting for another; the masters decide together.
+        NodesQuiescence.State changed = quiescence.local(pending, false, clockNs.getAsLong());
+        if (changed != null) {
+            remote.announceState(changed);
+        }
+        String deadlock = quiescence.deadlock(clockNs.getAsLong());
+        if (deadlock != null) {
+            reportDeadlock(deadlock);
+        }
+    }
+
+    private void reportDeadlock(String pending) {
+        fail(1, "deadlock: every live rank is blocked and no message is in flight; " + pending);
+    }
+
+    /** The blocked ranks' pending calls when no slave of this node runs, is runnable or starts; else null. */
+    private List<String> idlePending() {
+        if (running > 0 || !runnable.isEmpty()) {
+            return null;
+        }
+        List<String> pending = new ArrayList<>();
+        for (SlaveSession s : slaves) {
+            if (s.state == SlaveState.STARTING) {
+                return null;
+            }
+            if (s.state.isBlocked()) {
+                pending.add("rank " + s.worldRank + ": " + pendingCall(s));
+            }
+        }
+        return pending;
+    }
+
+    /** The call a parked slave waits in: its receives and collectives, or its probe or critical section. */
+    private String pendingCall(SlaveSession s) {
+        return s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
+    }
+
+    /** The receives and collectives a parked slave waits for. */
+    private String describeWait(SlaveSession s, SlaveRequest.Collect c) {
+        List<String> waits = s.mailbox.describePosted(c.requestIds());
+        for (long id : c.requestIds()) {
+            SlaveSession.OpenCollective op = s.collectives.get(id);
+            if (op != null) {
+                waits.add(op.describeWait());
+            }
+        }
+        return "waiting for " + String.join(" and ", waits);
+    }
+
+    private void fail(int exitCode, String reason) {
+        if (outcome == null) {
+            end(JobOutcome.failed(exitCode, reason));
+        }
+    }
+
+    private void end(JobOutcome o) {
+        outcome = o;
+        if (quiescence != null && o.exitCode() == 0) {
+            // Its slaves are gone: the other nodes may still deadlock among themselves.
+            NodesQuiescence.State last = quiescence.local(List.of(), true, clockNs.getAsLong());
+            if (last != null) {
+                remote.announceState(last);
+            }
+        }
+        onEnd.accept(o);
+    }
+
+    static String describeExit(int exitCode) {
+        if (exitCode == SlaveMain.EXIT_OUT_OF_MEMORY) {
+            return "ran out of memory (OutOfMemoryError; exit status " + exitCode + ")";
+        }
+        if (exitCode > 128 && exitCode < 128 + 65) {
+            return "was killed by signal " + (exitCode - 128) + Signals.name(exitCode - 128);
+        }
+        return "exited with status " + exitCode;
+    }
+
+    static String describe(SlaveRequest r) {
+        if (r == null) {
+            return "none (before MPI_Init)";
+        }
+        if (r instanceof SlaveRequest.Hello) {
+            return "MPI_Init";
+        }
+        if (r instanceof SlaveRequest.Send s) {
+            return "MPI_Send(dest=" + s.dest() + ", tag=" + s.tag() + ", comm=" + commName(s.commId()) + ")";
+        }
+        if (r instanceof SlaveRequest.PostRecv p) {
+            return describeReceive(p.commId(), p.source(), p.tag());
+        }
+        if (r instanceof SlaveRequest.Collect c) {
+            return "MPI_Recv/MPI_Wait on " + c.requestIds().length + " request(s)";
+        }
+        if (r instanceof SlaveRequest.StartCollective || r instanceof SlaveRequest.StartSplit) {
+            return CollectiveOp.describe(r);
+        }
+        if (r instanceof SlaveRequest.CriticalEnter) {
+            return "BDMPI critical section enter";
+        }
+        if (r instanceof SlaveRequest.Probe p) {
+            return "MPI_Probe(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + commName(p.commId()) + ")";
+        }
+        if (r instanceof SlaveRequest.Cancel) {
+            return "MPI_Cancel";
+        }
+        if (r instanceof SlaveRequest.Finalize) {
+            return "MPI_Finalize";
+        }
+        return r.getClass().getSimpleName();
+    }
+
+    // ---------------------------------------------------------------- statistics
+
+    private JobStats stats() {
+        long now = clockNs.getAsLong();
+        List<JobStats.Slave> list = new ArrayList<>();
+        long messages = 0;
+        long inline = 0;
+        long spilled = 0;
+        long runNs = 0;
+        long blockedNs = 0;
+        long runnableNs = 0;
+        long resumes = 0;
+        long peakRss = 0;
+        for (SlaveSession s : slaves) {
+            s.accountUntil(now);
+            messages += s.messagesSent;
+            inline += s.bytesSentInline;
+            spilled += s.bytesSentSpilled;
+            runNs += s.runNs;
+            blockedNs += s.blockedNs;
+            runnableNs += s.runnableNs;
+            resumes += s.resumes;
+            peakRss += s.peakRssBytes;
+            list.add(new JobStats.Slave(s.worldRank, node, s.pid, s.exitCode, seconds(s.runNs), seconds(s.blockedNs),
+                    seconds(s.runnableNs), s.resumes, s.messagesSent, s.bytesSentInline, s.bytesSentSpilled, s.peakRssBytes));
+        }
+        JobStats.Node thisNode = new JobStats.Node(node, slaves.length, mostAllowed, maxRunning, messages, inline, spilled,
+                spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, peakRss,
+                runningController != null, List.copyOf(nrunningChanges));
+        JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
+        return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list, List.of());
+    }
+
+    private static double seconds(long ns) {
+        return ns / 1e9;
+    }
+}

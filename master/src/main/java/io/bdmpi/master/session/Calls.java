@@ -1,0 +1,36 @@
+package io.bdmpi.master.session;
+
+import io.bdmpi.protocol.Protocol;
+
+/** How reports (deadlocks, crashes, the timeline) name the arguments of a slave's MPI calls. */
+public final class Calls {
+
+    private Calls() {
+    }
+
+    /** A receive as reports name it, e.g. {@code receive(source=ANY_SOURCE, tag=3, comm=COMM_WORLD)}. */
+    public static String describeReceive(int commId, int source, int tag) {
+        return "receive(source=" + rankName(source) + ", tag=" + tagName(tag) + ", comm=" + commName(commId) + ")";
+    }
+
+    /** A communicator as reports name it: COMM_WORLD, ..., or #id. */
+    public static String commName(int commId) {
+        switch (commId) {
+            case Protocol.COMM_WORLD_ID: return "COMM_WORLD";
+            case Protocol.COMM_SELF_ID: return "COMM_SELF";
+            case Protocol.COMM_CWORLD_ID: return "COMM_CWORLD";
+            case Protocol.COMM_NODE_ID: return "COMM_NODE";
+            default: return "#" + commId;
+        }
+    }
+
+    /** A source rank as reports name it: a number or ANY_SOURCE. */
+    public static String rankName(int rank) {
+        return rank == Protocol.ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(rank);
+    }
+
+    /** A tag as reports name it: a number or ANY_TAG. */
+    public static String tagName(int tag) {
+        return tag == Protocol.ANY_TAG ? "ANY_TAG" : Integer.toString(tag);
+    }
+}

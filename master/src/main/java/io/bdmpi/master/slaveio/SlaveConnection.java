@@ -1,0 +1,93 @@
+package io.bdmpi.master.slaveio;
+
+import io.bdmpi.protocol.MasterReply;
+import io.bdmpi.protocol.ProtocolCodec;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One slave's socket, as the master sees it. The slave-io thread reads it; the scheduler thread
+ * writes replies with {@link #send}. A slave waits for each reply before it asks anything that is
+ * replied, so at most one reply is ever in flight per connection: a reply the socket cannot take at
+ * once is finished by the slave-io thread, and nothing can overtake it.
+ */
+public class SlaveConnection {
+
+    /** Stands for a connection that has gone; sending to it does nothing. */
+    public static final SlaveConnection CLOSED = new SlaveConnection(null, null) {
+        @Override
+        public void send(MasterReply reply) {
+        }
+    };
+
+    private final SocketChannel channel;
+    private final SlaveIo io;
+    /** Bytes read but not yet decoded; slave-io thread only. */
+    ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024).order(ProtocolCodec.ORDER);
+    /** Scheduler thread only. */
+    private ByteBuffer out = ByteBuffer.allocateDirect(16 * 1024).order(ProtocolCodec.ORDER);
+    /** Rest of a reply the socket did not take; guarded by this. */
+    private ByteBuffer unsent;
+    /** The world rank of the slave this connection belongs to, once it said hello; -1 before. */
+    private volatile int worldRank = -1;
+
+    /** Made by {@link SlaveIo} for each accepted socket (and by tests, with no socket). */
+    protected SlaveConnection(SocketChannel channel, SlaveIo io) {
+        this.channel = channel;
+        this.io = io;
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    /** The world rank of the slave this connection belongs to, once it said hello, else -1; scheduler thread. */
+    public int worldRank() {
+        return worldRank;
+    }
+
+    /** The slave of {@code rank} said hello on this connection; scheduler thread. */
+    public void attach(int rank) {
+        worldRank = rank;
+    }
+
+    /** Sends one reply without blocking the scheduler thread. Errors mean the slave is gone. */
+    public void send(MasterReply reply) {
+        int length = ProtocolCodec.encodedLength(reply);
+        if (out.capacity() < length) {
+            out = ByteBuffer.allocateDirect(Math.max(length, out.capacity() * 2)).order(ProtocolCodec.ORDER);
+        }
+        out.clear();
+        ProtocolCodec.encode(reply, out);
+        out.flip();
+        synchronized (this) {
+            try {
+                channel.write(out);
+            } catch (IOException e) {
+                return; // The slave died; its process exit is reported separately.
+            }
+            if (out.hasRemaining()) {
+                unsent = ByteBuffer.allocate(out.remaining()).put(out).flip();
+                io.finishLater(this);
+            }
+        }
+    }
+
+    /**
+     * Writes what is left of a reply; slave-io thread.
+     *
+     * @return true when nothing is left
+     */
+    synchronized boolean writeUnsent() throws IOException {
+        if (unsent != null) {
+            channel.write(unsent);
+            if (unsent.hasRemaining()) {
+                return false;
+            }
+            unsent = null;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,214 @@
+package io.bdmpi.master.slaveio;
+
+import io.bdmpi.protocol.ProtocolCodec;
+import io.bdmpi.protocol.ProtocolException;
+import io.bdmpi.protocol.SlaveRequest;
+
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The slave-io thread: accepts slave connections on the master's Unix-domain socket, reads and
+ * decodes their requests and publishes them to the scheduler, and finishes replies the scheduler
+ * could not write at once. It owns no master state.
+ */
+public final class SlaveIo implements AutoCloseable {
+
+    /** Where what happens on the slaves' sockets goes: the scheduler's ring. Called on the slave-io thread. */
+    public interface Listener {
+        /** A slave's request arrived, decoded. */
+        void requestArrived(SlaveConnection connection, SlaveRequest request);
+
+        /** A slave's socket closed or failed. */
+        void connectionLost(SlaveConnection connection, String reason);
+
+        /** The job must stop: the master's I/O failed, or a slave broke the protocol. */
+        void stop(String reason);
+    }
+
+    private final Path socketPath;
+    private final Listener listener;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final ConcurrentLinkedQueue<SlaveConnection> toFinish = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    public SlaveIo(Path socketPath, Listener listener) throws IOException {
+        this.socketPath = socketPath;
+        this.listener = listener;
+        this.selector = Selector.open();
+        ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            s.bind(UnixDomainSocketAddress.of(socketPath), 1024);
+            s.configureBlocking(false);
+            s.register(selector, SelectionKey.OP_ACCEPT);
+        } catch (IOException e) {
+            s.close();
+            selector.close();
+            throw e;
+        }
+        this.server = s;
+        this.thread = new Thread(this::loop, "bdmpi-slave-io");
+        thread.setDaemon(true);
+    }
+
+    public SlaveIo start() {
+        thread.start();
+        return this;
+    }
+
+    /** Called by a connection whose reply did not fit the socket: finish it when writable. */
+    void finishLater(SlaveConnection c) {
+        toFinish.add(c);
+        selector.wakeup();
+    }
+
+    private void loop() {
+        try {
+            while (!stopped) {
+                selector.select();
+                registerUnfinishedWrites();
+                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+                while (it.hasNext()) {
+                    SelectionKey key = it.next();
+                    it.remove();
+                    if (!key.isValid()) {
+                        continue;
+                    }
+                    if (key.isAcceptable()) {
+                        accept();
+                    } else {
+                        SlaveConnection c = (SlaveConnection) key.attachment();
+                        if (key.isWritable() && !finishWrite(key, c)) {
+                            continue;
+                        }
+                        if (key.isReadable()) {
+                            read(key, c);
+                        }
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!stopped) {
+                listener.stop("master I/O failed: " + e);
+            }
+        }
+    }
+
+    private void registerUnfinishedWrites() {
+        SlaveConnection c;
+        while ((c = toFinish.poll()) != null) {
+            SelectionKey key = c.channel().keyFor(selector);
+            if (key != null && key.isValid()) {
+                key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            }
+        }
+    }
+
+    private void accept() throws IOException {
+        SocketChannel ch = server.accept();
+        if (ch != null) {
+            ch.configureBlocking(false);
+            ch.register(selector, SelectionKey.OP_READ, new SlaveConnection(ch, this));
+        }
+    }
+
+    /**
+     * Writes what a reply left unsent; false if the slave's end is gone (EPIPE: it died, perhaps
+     * killed by the OOM killer). That loses one connection, like a failed read; the slave's exit
+     * is what the job reports, not the master's I/O.
+     */
+    private boolean finishWrite(SelectionKey key, SlaveConnection c) {
+        try {
+            if (c.writeUnsent()) {
+                key.interestOps(SelectionKey.OP_READ);
+            }
+            return true;
+        } catch (IOException e) {
+            lose(key, c, e.toString());
+            return false;
+        }
+    }
+
+    private void read(SelectionKey key, SlaveConnection c) {
+        try {
+            int n = c.channel().read(c.in);
+            if (n < 0) {
+                lose(key, c, "closed by the slave");
+                return;
+            }
+            c.in.flip();
+            ByteBuffer frame;
+            while ((frame = ProtocolCodec.nextFrame(c.in)) != null) {
+                listener.requestArrived(c, ProtocolCodec.decodeRequest(frame));
+            }
+            compactOrGrow(c);
+        } catch (ProtocolException e) {
+            lose(key, c, "protocol error: " + e.getMessage());
+            listener.stop("protocol error on a slave connection: " + e.getMessage());
+        } catch (IOException e) {
+            lose(key, c, e.toString());
+        }
+    }
+
+    /** Keeps the partial frame at the start of the buffer, growing it if a frame is bigger. */
+    private static void compactOrGrow(SlaveConnection c) {
+        ByteBuffer in = c.in;
+        if (in.remaining() >= 4) {
+            int needed = in.getInt(in.position()) + 4;
+            if (needed > in.capacity()) {
+                ByteBuffer bigger = ByteBuffer.allocateDirect(needed).order(ProtocolCodec.ORDER);
+                bigger.put(in);
+                c.in = bigger;
+                return;
+            }
+        }
+        in.compact();
+    }
+
+    private void lose(SelectionKey key, SlaveConnection c, String reason) {
+        key.cancel();
+        try {
+            c.channel().close();
+        } catch (IOException ignored) {
+            // Already broken.
+        }
+        listener.connectionLost(c, reason);
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        selector.wakeup();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (SelectionKey key : selector.keys()) {
+            try {
+                key.channel().close();
+            } catch (IOException ignored) {
+                // Closing on the way out: nothing more to do.
+            }
+        }
+        try {
+            selector.close();
+            server.close();
+            Files.deleteIfExists(socketPath);
+        } catch (IOException ignored) {
+            // The work directory is removed next in any case.
+        }
+    }
+}

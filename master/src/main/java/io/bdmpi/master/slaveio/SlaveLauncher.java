@@ -1,0 +1,88 @@
+package io.bdmpi.master.slaveio;
+
+import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.ooc.Libc;
+import io.bdmpi.slave.SlaveEnvironment;
+import io.bdmpi.slave.SlaveMain;
+import io.bdmpi.spill.SpillDirectory;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Builds the command line of slave JVMs and starts them. */
+public final class SlaveLauncher {
+
+    /**
+     * JVM options every slave gets before the user's: the serial collector keeps many small JVMs
+     * lean (no GC threads per core), and no perf-data file is left in /tmp if a slave is killed.
+     */
+    static final List<String> DEFAULT_SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData");
+
+    private final MasterContext context;
+    private final String classPath;
+
+    public SlaveLauncher(MasterContext context) {
+        this.context = context;
+        Set<String> entries = new LinkedHashSet<>();
+        if (context.program().endsWith(".jar")) {
+            entries.add(context.program());
+        }
+        for (String e : context.classPath().split(File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(e);
+            }
+        }
+        entries.add(codeSource(SlaveMain.class));
+        entries.add(codeSource(SpillDirectory.class));
+        Libc.classPathEntries().forEach(p -> entries.add(p.toString()));
+        this.classPath = String.join(File.pathSeparator, entries);
+    }
+
+    /** The command a slave runs. */
+    List<String> command() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(context.javaExecutable());
+        cmd.addAll(DEFAULT_SLAVE_JVM_OPTIONS);
+        if (context.shrinkHeapOnPark()) {
+            cmd.addAll(SlaveEnvironment.HEAP_SHRINK_JVM_OPTIONS);
+        }
+        context.slaveJvmOptions().stream().filter(o -> !o.isBlank()).forEach(cmd::add);
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add(SlaveMain.class.getName());
+        cmd.add(context.program());
+        cmd.addAll(context.programArgs());
+        return cmd;
+    }
+
+    /**
+     * Starts one slave. Its output goes straight to the launcher's stdout and stderr (lines are kept
+     * whole by the slave), or, with a status line, to pipes the {@link io.bdmpi.master.observe.ProgressReporter} forwards.
+     */
+    public Process start(SlaveEnvironment env) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command());
+        pb.environment().putAll(env.toVariables());
+        if (context.shrinkHeapOnPark()) {
+            pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, "true");
+        }
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        ProcessBuilder.Redirect output = context.statusLine() ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT;
+        pb.redirectOutput(output);
+        pb.redirectError(output);
+        return pb.start();
+    }
+
+    private static String codeSource(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate " + c.getName(), e);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.bdmpi.master.store;
+
+import io.bdmpi.protocol.Payload;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A message the master holds for its receiver: its payload, or (inline messages in an off-heap
+ * {@link MessageStore}) a reference to its bytes there.
+ *
+ * @param source          sender's rank in the communicator
+ * @param senderWorldRank sender's rank in COMM_WORLD (for reports)
+ * @param payload         the payload, or null while the bytes are in {@code offHeap}
+ * @param offHeap         where the bytes are, or null
+ */
+public record StoredMessage(int commId, int source, int tag, int senderWorldRank, Payload payload, OffHeap offHeap) {
+
+    /** Bytes of an inline message kept in a store, under a key. */
+    interface OffHeap {
+        long length();
+
+        /** Removes the bytes from the store and returns them. */
+        ByteBuffer take();
+    }
+
+    public StoredMessage(int commId, int source, int tag, int senderWorldRank, Payload payload) {
+        this(commId, source, tag, senderWorldRank, payload, null);
+    }
+
+    /** The same message with its bytes in {@code offHeap}. */
+    StoredMessage movedTo(OffHeap where) {
+        return new StoredMessage(commId, source, tag, senderWorldRank, null, where);
+    }
+
+    public boolean matches(int wantedCommId, int wantedSource, int wantedTag) {
+        return commId == wantedCommId
+                && (wantedSource == io.bdmpi.protocol.Protocol.ANY_SOURCE || wantedSource == source)
+                && (wantedTag == io.bdmpi.protocol.Protocol.ANY_TAG || wantedTag == tag);
+    }
+
+    /** Length of the message in bytes. */
+    public long length() {
+        return offHeap != null ? offHeap.length() : payload.length();
+    }
+
+    /** The payload for delivery, taken out of the store if it is there: call once. */
+    public Payload takePayload() {
+        return offHeap != null ? new Payload.Inline(offHeap.take()) : payload;
+    }
+}

@@ -1,0 +1,116 @@
+package io.bdmpi.master.slaveio;
+
+import io.bdmpi.protocol.MasterReply;
+import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.ProtocolCodec;
+import io.bdmpi.protocol.SlaveRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** The slave-io thread over a real Unix-domain socket. */
+class SlaveIoTest {
+
+    /** What the slave-io thread reported, as the master's ring would get it. */
+    private interface Event {
+    }
+
+    private record RequestArrived(SlaveConnection connection, SlaveRequest request) implements Event {
+    }
+
+    private record ConnectionLost(SlaveConnection connection, String reason) implements Event {
+    }
+
+    private record Stop(String reason) implements Event {
+    }
+
+    private record Recorder(BlockingQueue<Event> events) implements SlaveIo.Listener {
+        @Override
+        public void requestArrived(SlaveConnection connection, SlaveRequest request) {
+            events.add(new RequestArrived(connection, request));
+        }
+
+        @Override
+        public void connectionLost(SlaveConnection connection, String reason) {
+            events.add(new ConnectionLost(connection, reason));
+        }
+
+        @Override
+        public void stop(String reason) {
+            events.add(new Stop(reason));
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    /**
+     * A slave that dies (here: closes its end) while a reply too large for the socket buffer is
+     * still being written loses its connection; the master's I/O goes on for the other slaves.
+     */
+    @Test
+    void aSlaveGoneInTheMiddleOfAReplyLosesOnlyItsConnection() throws Exception {
+        BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        Path socket = dir.resolve("master.sock");
+        try (SlaveIo io = new SlaveIo(socket, new Recorder(events)).start()) {
+            SocketChannel dying = connectAndSayHello(socket, 0);
+            SocketChannel other = connectAndSayHello(socket, 1);
+            SlaveConnection toDying = arrivedFrom(events, 0);
+            arrivedFrom(events, 1);
+
+            ByteBuffer big = ByteBuffer.allocate(64 << 20);
+            toDying.send(new MasterReply.Deliveries(List.of(new MasterReply.Delivery(1, 0, 0, new Payload.Inline(big)))));
+            // Let the I/O thread wait to write the rest, so the close makes the connection writable
+            // (EPIPE) and readable (EOF) at once, as when the kernel kills a slave mid-reply.
+            Thread.sleep(300);
+            dying.close();
+
+            Event lost = events.poll(10, TimeUnit.SECONDS);
+            assertInstanceOf(ConnectionLost.class, lost, "expected the dying slave's connection to be lost");
+            assertNull(events.poll(300, TimeUnit.MILLISECONDS), "nothing else should happen, in particular no stop");
+
+            write(other, new SlaveRequest.Hello(1, 1001));
+            assertNotNull(arrivedFrom(events, 1), "the other slave is still served");
+            other.close();
+        }
+    }
+
+    private static SocketChannel connectAndSayHello(Path socket, int rank) throws Exception {
+        SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        ch.connect(UnixDomainSocketAddress.of(socket));
+        write(ch, new SlaveRequest.Hello(rank, 1000 + rank));
+        return ch;
+    }
+
+    private static void write(SocketChannel ch, SlaveRequest r) throws Exception {
+        ByteBuffer out = ByteBuffer.allocate(ProtocolCodec.encodedLength(r)).order(ProtocolCodec.ORDER);
+        ProtocolCodec.encode(r, out);
+        out.flip();
+        while (out.hasRemaining()) {
+            ch.write(out);
+        }
+    }
+
+    private static SlaveConnection arrivedFrom(BlockingQueue<Event> events, int rank) throws InterruptedException {
+        Event e = events.poll(10, TimeUnit.SECONDS);
+        RequestArrived arrived = assertInstanceOf(RequestArrived.class, e);
+        SlaveRequest.Hello hello = assertInstanceOf(SlaveRequest.Hello.class, arrived.request());
+        if (hello.worldRank() != rank) {
+            throw new AssertionError("hello from rank " + hello.worldRank() + ", expected " + rank);
+        }
+        return arrived.connection();
+    }
+}
