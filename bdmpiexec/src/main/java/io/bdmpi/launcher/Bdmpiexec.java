@@ -17,7 +17,7 @@ public final class Bdmpiexec {
     }
 
     /**
-     * Runs the command and exits with the job's exit code (see README, "Troubleshooting").
+     * Runs the command and exits with the job's exit code (see docs/troubleshooting.md).
      *
      * @param args the command line: options, then the program and its arguments
      */

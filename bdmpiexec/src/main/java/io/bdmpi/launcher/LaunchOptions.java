@@ -154,7 +154,7 @@ public final class LaunchOptions {
     Double progress;
 
     @Option(names = CONFIG_OPTION, paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Read options from a YAML or JSON file (keys: the long option names; see README). "
+            description = "Read options from a YAML or JSON file (keys: the long option names; see docs/running.md). "
                     + "The command line overrides the file (default: none).")
     Path config;
 

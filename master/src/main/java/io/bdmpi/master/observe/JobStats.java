@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * End-of-run statistics, written as JSON by {@code --stats}. The field names are the documented
- * schema (README, "Statistics").
+ * schema (docs/statistics.md).
  */
 public record JobStats(double wallTimeSeconds, int exitCode, String failure, List<Node> nodes, List<Slave> slaves,
                        List<Recovery> recoveries) {
