@@ -160,15 +160,34 @@ final class TypeMap {
         return new TypeMap(old.offsets, old.lengths, lb, extent, old.runBytes, old.runCounts, old.element);
     }
 
+    /** A growing list of int pairs whose last pair can absorb the next one. */
+    private static final class Pairs {
+        int[] first = new int[8];
+        int[] second = new int[8];
+        int n;
+
+        /** Adds {@code y} to the last pair's second value when {@code merge}, else appends {@code (x, y)}. */
+        void add(int x, int y, boolean merge) {
+            if (merge) {
+                second[n - 1] += y;
+                return;
+            }
+            if (n == first.length) {
+                first = Arrays.copyOf(first, n * 2);
+                second = Arrays.copyOf(second, n * 2);
+            }
+            first[n] = x;
+            second[n++] = y;
+        }
+    }
+
     /** Collects segments (merging adjacent ones), signature runs and bounds. */
     private static final class Builder {
         private final String call;
-        private int[] offs = new int[8];
-        private int[] lens = new int[8];
-        private int n;
-        private int[] rBytes = new int[4];
-        private int[] rCounts = new int[4];
-        private int runs;
+        /** Offset and length of each segment. */
+        private final Pairs segments = new Pairs();
+        /** Element bytes and element count of each signature run. */
+        private final Pairs runs = new Pairs();
         private long lo = Long.MAX_VALUE;
         private long hi = Long.MIN_VALUE;
         private long total;
@@ -182,13 +201,16 @@ final class TypeMap {
         void add(TypeMap t, long at) throws MPIException {
             for (int s = 0; s < t.offsets.length; s++) {
                 long off = at + t.offsets[s];
-                if (off < Integer.MIN_VALUE || off + t.lengths[s] > Integer.MAX_VALUE) {
+                total += t.lengths[s];
+                if (off < Integer.MIN_VALUE || off + t.lengths[s] > Integer.MAX_VALUE || total > Integer.MAX_VALUE - 64) {
                     throw tooLarge();
                 }
-                segment((int) off, t.lengths[s]);
+                int last = segments.n - 1;
+                segments.add((int) off, t.lengths[s],
+                        last >= 0 && segments.first[last] + segments.second[last] == off);
             }
             for (int r = 0; r < t.runBytes.length; r++) {
-                run(t.runBytes[r], t.runCounts[r]);
+                runs.add(t.runBytes[r], t.runCounts[r], runs.n > 0 && runs.first[runs.n - 1] == t.runBytes[r]);
             }
             if (t.size > 0) {
                 if (t.element == null || (element != null && element != t.element)) {
@@ -196,36 +218,6 @@ final class TypeMap {
                 }
                 element = t.element;
             }
-        }
-
-        private void segment(int off, int len) throws MPIException {
-            total += len;
-            if (total > Integer.MAX_VALUE - 64) {
-                throw tooLarge();
-            }
-            if (n > 0 && offs[n - 1] + lens[n - 1] == off) {
-                lens[n - 1] += len;
-                return;
-            }
-            if (n == offs.length) {
-                offs = Arrays.copyOf(offs, n * 2);
-                lens = Arrays.copyOf(lens, n * 2);
-            }
-            offs[n] = off;
-            lens[n++] = len;
-        }
-
-        private void run(int bytes, int count) {
-            if (runs > 0 && rBytes[runs - 1] == bytes) {
-                rCounts[runs - 1] += count;
-                return;
-            }
-            if (runs == rBytes.length) {
-                rBytes = Arrays.copyOf(rBytes, runs * 2);
-                rCounts = Arrays.copyOf(rCounts, runs * 2);
-            }
-            rBytes[runs] = bytes;
-            rCounts[runs++] = count;
         }
 
         void bounds(long first, long last) {
@@ -241,8 +233,9 @@ final class TypeMap {
             if (lo < Integer.MIN_VALUE || hi > Integer.MAX_VALUE || hi - lo > Integer.MAX_VALUE) {
                 throw tooLarge();
             }
-            return new TypeMap(Arrays.copyOf(offs, n), Arrays.copyOf(lens, n), (int) lo, (int) (hi - lo),
-                    Arrays.copyOf(rBytes, runs), Arrays.copyOf(rCounts, runs), mixed ? null : element);
+            return new TypeMap(Arrays.copyOf(segments.first, segments.n), Arrays.copyOf(segments.second, segments.n),
+                    (int) lo, (int) (hi - lo), Arrays.copyOf(runs.first, runs.n), Arrays.copyOf(runs.second, runs.n),
+                    mixed ? null : element);
         }
 
         private MPIException tooLarge() {
