@@ -1004,7 +1004,7 @@ public class Comm implements Freeable, Cloneable {
                 op.applyUserFunction(acc, next, count, type);
                 inOut.unpackFrom(next.clear());
             } else {
-                Reduction.combine(wire, type.element, acc, next, count);
+                Reduction.combine(wire, type.element, acc, next, in.bytes() / type.element.size);
                 inOut.unpackFrom(acc.clear());
             }
         } catch (MPIException e) {
@@ -1700,6 +1700,70 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
+    // ---------------------------------------------------------------- pack and unpack (logic in Packing)
+
+    /**
+     * Packs {@code incount} items of {@code type} from {@code inbuf} into {@code outbuf} from byte
+     * {@code position}, as a message would carry them; the bytes can be sent as {@code MPI.PACKED}.
+     *
+     * @param inbuf the items: an array or a Buffer, used from its start
+     * @param incount the number of items
+     * @param type the datatype of the items
+     * @param outbuf the packed bytes
+     * @param position where the items go in {@code outbuf}
+     * @return the position just past the packed items
+     * @throws MPIException ERR_TRUNCATE when the items do not fit in {@code outbuf}; if MPI is not
+     *                      running, or on another error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
+        enter("MPI_Pack");
+        try {
+            return Packing.pack(inbuf, incount, type, outbuf, position);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    /**
+     * Unpacks {@code outcount} items of {@code type} from {@code inbuf}, starting at byte
+     * {@code position}, into {@code outbuf}.
+     *
+     * @param inbuf the packed bytes
+     * @param position where the items start in {@code inbuf}
+     * @param outbuf where the items land: an array or a Buffer, used from its start
+     * @param outcount the number of items
+     * @param type the datatype of the items
+     * @return the position just past the unpacked items
+     * @throws MPIException ERR_TRUNCATE when {@code inbuf} is too short; if MPI is not running, or on
+     *                      another error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) throws MPIException {
+        enter("MPI_Unpack");
+        try {
+            return Packing.unpack(inbuf, position, outbuf, outcount, type);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    /**
+     * Bytes that {@code incount} items of {@code type} take packed (here exactly what
+     * {@link #pack} writes).
+     *
+     * @param incount the number of items
+     * @param type the datatype of the items
+     * @return the packed size in bytes
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        enter("MPI_Pack_size");
+        try {
+            return Packing.packSize(incount, type);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
     // ---------------------------------------------------------------- shared with Request
 
     /**
@@ -1796,7 +1860,6 @@ public class Comm implements Freeable, Cloneable {
 
     private void checkSend(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
-        checkType(call, type);
         BufferAccess.byteLength(call, buf, count, type, false);
         checkRank(call, rt, dest, false);
         if (tag < 0 || tag > MPI.TAG_UB_VALUE) {
@@ -1807,18 +1870,11 @@ public class Comm implements Freeable, Cloneable {
     private void checkRecv(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
         try {
-            checkType(call, type);
             BufferAccess.byteLength(call, buf, count, type, true);
             checkRank(call, rt, source, true);
             checkRecvTag(call, tag);
         } catch (MPIException e) {
             throw handle(e);
-        }
-    }
-
-    private static void checkType(String call, Datatype type) throws MPIException {
-        if (type == null) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype");
         }
     }
 

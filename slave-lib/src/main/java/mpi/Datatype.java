@@ -37,100 +37,316 @@ public final class Datatype implements Freeable {
     }
 
     final Base base;
-    /** Base units from one item to the next. */
-    final int extent;
-    /** Base units of data in one item (less than the extent when the item has padding). */
-    private final int size;
-    /** Base units from the first to the last byte of data of one item. */
-    private final int trueExtent;
-    /** How the master reduces items of this type; null when no predefined operator applies (PACKED, structs). */
+    /** The layout of one item, in bytes. */
+    final TypeMap map;
+    /** How the master reduces items of this type; null when no predefined operator applies (PACKED, mixed structs). */
     final ElementType element;
-    private final String name;
+    /** Predefined types are committed from the start and cannot be freed. */
+    private final boolean predefined;
+    /** For a pair type, the bytes of its value and index (padding excluded), and the end of its index; else null. */
+    private final int[] pairData;
+    private volatile String name;
+    private volatile boolean committed;
+    private volatile boolean freed;
 
-    private Datatype(Base base, int extent, int size, int trueExtent, ElementType element, String name) {
+    private Datatype(Base base, TypeMap map, boolean predefined, boolean committed, String name) {
+        this(base, map, predefined, committed, name, null);
+    }
+
+    private Datatype(Base base, TypeMap map, boolean predefined, boolean committed, String name, int[] pairData) {
+        this.pairData = pairData;
         this.base = base;
-        this.extent = extent;
-        this.size = size;
-        this.trueExtent = trueExtent;
-        this.element = element;
+        this.map = map;
+        this.element = map.element;
+        this.predefined = predefined;
+        this.committed = committed;
         this.name = name;
     }
 
     /** A basic type: one element of {@code base} per item. */
     static Datatype basic(Base base, ElementType element, String name) {
-        return new Datatype(base, 1, 1, 1, element, name);
+        return new Datatype(base, TypeMap.basic(base.bytes, element), true, true, name);
+    }
+
+    /**
+     * A predefined type of {@code elements} elements of {@code base} moved as one element of
+     * {@code element} (the complex types: two floats or doubles, reduced as one complex number).
+     */
+    static Datatype composite(Base base, int elements, ElementType element, String name) {
+        return new Datatype(base, TypeMap.basic(base.bytes * elements, element), true, true, name);
     }
 
     /**
      * A {value; int index} pair as C lays it out: the value at byte 0, the index at
-     * {@code indexOffset}, the whole padded to {@code element.size} bytes.
+     * {@code indexOffset}, the whole padded to {@code element.size} bytes, moved whole (padding
+     * included) and reduced by MINLOC and MAXLOC.
      */
     static Datatype pair(ElementType element, int valueBytes, int indexOffset, String name) {
-        return new Datatype(Base.BYTE, element.size, valueBytes + 4, indexOffset + 4, element, name);
+        return new Datatype(Base.BYTE, TypeMap.basic(element.size, element), true, true, name,
+                new int[] {valueBytes + 4, indexOffset + 4});
     }
 
     /** Opaque bytes of a struct: moved as they are, never reduced by a predefined operator. */
     static Datatype structBytes(int extent, String name) {
-        return new Datatype(Base.BYTE, extent, extent, extent, null, name);
+        return new Datatype(Base.BYTE, TypeMap.basic(extent, null), true, true, name);
     }
 
-    /** Bytes of one item of this type in a message. */
+    /** {@code MPI.DATATYPE_NULL}: no layout; using it is an ERR_TYPE error. */
+    static Datatype nullType() {
+        Datatype t = new Datatype(Base.BYTE, TypeMap.empty(), true, true, "MPI_DATATYPE_NULL");
+        t.freed = true;
+        return t;
+    }
+
+    /** Bytes of one item of this type in a message: its data, gaps excluded. */
     int byteSize() {
-        return base.bytes * extent;
+        return map.size;
+    }
+
+    /** The predefined type of one element of the base: {@code MPI.INT} for an int-based type. */
+    Datatype baseType() {
+        return switch (base) {
+            case BYTE -> MPI.BYTE;
+            case CHAR -> MPI.CHAR;
+            case SHORT -> MPI.SHORT;
+            case BOOLEAN -> MPI.BOOLEAN;
+            case INT -> MPI.INT;
+            case LONG -> MPI.LONG;
+            case FLOAT -> MPI.FLOAT;
+            case DOUBLE -> MPI.DOUBLE;
+        };
+    }
+
+    /** Bytes from one item to the next. */
+    int extentBytes() {
+        return map.extent;
     }
 
     /**
-     * Extent in base units: 1 for the basic types, bytes for the pair types.
+     * Checks that the type may be used in communication.
+     *
+     * @throws MPIException ERR_TYPE for a null, freed or uncommitted type
+     */
+    static void checkUsable(String call, Datatype type) throws MPIException {
+        if (type == null) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype");
+        }
+        if (type.freed) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + type + (type.predefined ? "" : " has been freed"));
+        }
+        if (!type.committed) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + type + " is not committed (call commit() first)");
+        }
+    }
+
+    // ---------------------------------------------------------------- derived datatypes
+
+    /**
+     * {@code count} items of {@code oldType} back to back.
+     *
+     * @param count the number of items
+     * @param oldType the type of the items
+     * @return the new type, with {@code oldType}'s base; commit it before use
+     * @throws MPIException ERR_COUNT for a negative count, ERR_TYPE for a null or freed
+     *                      {@code oldType}, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
+        return DerivedTypes.contiguous(count, oldType);
+    }
+
+    /**
+     * {@code count} blocks of {@code blockLength} items of {@code oldType}, the blocks
+     * {@code stride} extents of {@code oldType} apart.
+     *
+     * @param count the number of blocks
+     * @param blockLength the items in each block
+     * @param stride the distance between the starts of blocks, in extents of {@code oldType}
+     * @param oldType the type of the items
+     * @return the new type, with {@code oldType}'s base; commit it before use
+     * @throws MPIException ERR_COUNT or ERR_ARG for a negative count or block length, ERR_TYPE for a
+     *                      null or freed {@code oldType}, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
+        return DerivedTypes.vector("MPI_Type_vector", count, blockLength, stride, false, oldType);
+    }
+
+    /**
+     * As {@link #createVector} with {@code stride} in bytes.
+     *
+     * @param count the number of blocks
+     * @param blockLength the items in each block
+     * @param stride the distance between the starts of blocks, in bytes
+     * @param oldType the type of the items
+     * @return the new type, with {@code oldType}'s base; commit it before use
+     * @throws MPIException as {@link #createVector}
+     */
+    public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
+        return DerivedTypes.vector("MPI_Type_create_hvector", count, blockLength, stride, true, oldType);
+    }
+
+    /**
+     * Blocks of items of {@code oldType}: block i has {@code blockLengths[i]} items, starting
+     * {@code displacements[i]} extents of {@code oldType} from the item's start.
+     *
+     * @param blockLengths the items in each block
+     * @param displacements where each block starts, in extents of {@code oldType}
+     * @param oldType the type of the items
+     * @return the new type, with {@code oldType}'s base; commit it before use
+     * @throws MPIException ERR_ARG for null arrays, fewer displacements than blocks or a negative
+     *                      block length, ERR_TYPE for a null or freed {@code oldType}, through
+     *                      {@code MPI.COMM_WORLD}'s error handler
+     */
+    public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) throws MPIException {
+        return DerivedTypes.indexed("MPI_Type_indexed", blockLengths, displacements, false, oldType);
+    }
+
+    /**
+     * As {@link #createIndexed} with displacements in bytes.
+     *
+     * @param blockLengths the items in each block
+     * @param displacements where each block starts, in bytes
+     * @param oldType the type of the items
+     * @return the new type, with {@code oldType}'s base; commit it before use
+     * @throws MPIException as {@link #createIndexed}
+     */
+    public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
+            throws MPIException {
+        return DerivedTypes.indexed("MPI_Type_create_hindexed", blockLengths, displacements, true, oldType);
+    }
+
+    /**
+     * Blocks of items of different types: block i has {@code blockLengths[i]} items of
+     * {@code types[i]} at byte {@code displacements[i]}. The result's base is BYTE whatever its
+     * members are, so it goes with a {@code byte[]} or a ByteBuffer and its getters report bytes.
+     *
+     * @param blockLengths the items in each block
+     * @param displacements where each block starts, in bytes
+     * @param types the type of each block's items
+     * @return the new type; commit it before use
+     * @throws MPIException ERR_ARG for null or short arrays or a negative block length, ERR_TYPE for
+     *                      a null or freed member type, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types)
+            throws MPIException {
+        return DerivedTypes.struct(blockLengths, displacements, types);
+    }
+
+    /**
+     * The layout of {@code oldType} with a new lower bound and extent, both in bytes (as in Open
+     * MPI, although the getters report base units).
+     *
+     * @param oldType the type to resize
+     * @param lb the new lower bound, in bytes
+     * @param extent the new extent, in bytes
+     * @return the new type, with {@code oldType}'s base; commit it before use
+     * @throws MPIException ERR_TYPE for a null or freed {@code oldType}, ERR_ARG for a negative
+     *                      extent, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
+        return DerivedTypes.resized(oldType, lb, extent);
+    }
+
+    /** A new, uncommitted derived type of {@code base} and layout {@code map}. */
+    static Datatype derived(Base base, TypeMap map) {
+        return new Datatype(base, map, false, false, "");
+    }
+
+    /**
+     * A new handle with the same layout, base type and committed state.
+     *
+     * @return the copy
+     * @throws MPIException ERR_TYPE for a freed type, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    public Datatype dup() throws MPIException {
+        String call = "MPI_Type_dup";
+        Session.enter(call);
+        if (freed) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_TYPE, call + ": " + this + " is null or freed"));
+        }
+        Datatype copy = new Datatype(base, map, false, true, "", pairData);
+        copy.committed = committed;
+        return copy;
+    }
+
+    /**
+     * As {@link #dup()}, with an error as a RuntimeException.
+     *
+     * @return the copy
+     */
+    @Override
+    public Datatype clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    /**
+     * Extent in base units: bytes from one item to the next, divided by the base type's size
+     * (1 for the basic types, bytes for the pair types and structs, 2 for the complex types).
      *
      * @return the extent in base units
      * @throws MPIException never here; declared as in Open MPI
      */
     public int getExtent() throws MPIException {
-        return extent;
+        return map.extent / base.bytes;
     }
 
     /**
-     * Size in base units, padding excluded: 1 for the basic types, bytes for the pair types.
+     * Size in base units: bytes of data in one item (gaps excluded) divided by the base type's size.
      *
      * @return the size in base units
      * @throws MPIException never here; declared as in Open MPI
      */
     public int getSize() throws MPIException {
-        return size;
+        return dataBytes() / base.bytes;
+    }
+
+    /** Bytes of data in one item; for a pair type, its value and index only (not the padding). */
+    private int dataBytes() {
+        return pairData != null ? pairData[0] : map.size;
     }
 
     /**
-     * Lower bound in base units: 0 for every type here.
+     * Lower bound in base units: 0 unless a derived type says otherwise.
      *
-     * @return 0
+     * @return the lower bound in base units
      * @throws MPIException never here; declared as in Open MPI
      */
     public int getLb() throws MPIException {
-        return 0;
+        return map.lb / base.bytes;
     }
 
     /**
-     * True extent in base units: from the first to the last byte of data of an item.
+     * True extent in base units: from the first to the last byte of data of an item, ignoring
+     * resizing.
      *
      * @return the true extent in base units
      * @throws MPIException never here; declared as in Open MPI
      */
     public int getTrueExtent() throws MPIException {
-        return trueExtent;
+        if (pairData != null) {
+            return pairData[1];
+        }
+        return (map.trueUb - map.trueLb) / base.bytes;
     }
 
     /**
-     * True lower bound in base units: 0 for every type here.
+     * True lower bound in base units: where an item's data starts, ignoring resizing.
      *
-     * @return 0
+     * @return the true lower bound in base units
      * @throws MPIException never here; declared as in Open MPI
      */
     public int getTrueLb() throws MPIException {
-        return 0;
+        return map.trueLb / base.bytes;
     }
 
     /**
-     * The type's name, such as {@code MPI_INT}.
+     * The type's name: {@code MPI_INT} for a predefined type, empty for a new derived one unless
+     * {@link #setName} gave it one.
      *
      * @return the name
      * @throws MPIException never here; declared as in Open MPI
@@ -140,29 +356,68 @@ public final class Datatype implements Freeable {
     }
 
     /**
-     * Does nothing: every type here is committed from the start.
+     * Names the type; names are cut to {@value #MAX_NAME} characters, as MPI's are to
+     * {@code MPI_MAX_OBJECT_NAME - 1}.
      *
-     * @throws MPIException never here; declared as in Open MPI
+     * @param name the new name
+     * @throws MPIException ERR_ARG for a null name, through {@code MPI.COMM_WORLD}'s error handler
      */
-    public void commit() throws MPIException {
+    public void setName(String name) throws MPIException {
+        String call = "MPI_Type_set_name";
+        Session.enter(call);
+        if (name == null) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_ARG, call + ": null name"));
+        }
+        this.name = name.length() > MAX_NAME ? name.substring(0, MAX_NAME) : name;
     }
 
-    /** Does nothing: predefined types cannot be freed. */
-    @Override
-    public void free() throws MPIException {
+    /** Characters a name keeps: Open MPI's MPI_MAX_OBJECT_NAME (64) less the C string's terminator. */
+    private static final int MAX_NAME = 63;
+
+    // ---------------------------------------------------------------- life cycle
+
+    /**
+     * Makes a derived type usable in communication; harmless on a predefined or committed one.
+     *
+     * @throws MPIException ERR_TYPE for a freed type, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    public void commit() throws MPIException {
+        String call = "MPI_Type_commit";
+        Session.enter(call);
+        if (freed) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_TYPE, call + ": " + this + " is null or freed"));
+        }
+        committed = true;
     }
 
     /**
-     * False: every datatype that exists here is a real one.
+     * Frees a derived type: it becomes null ({@link #isNull()}). Types derived from it stay valid.
+     * Freeing {@code MPI.DATATYPE_NULL} does nothing.
      *
-     * @return false
+     * @throws MPIException ERR_TYPE for a predefined type, through {@code MPI.COMM_WORLD}'s error handler
+     */
+    @Override
+    public void free() throws MPIException {
+        String call = "MPI_Type_free";
+        Session.enter(call);
+        if (predefined && !freed) {
+            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_TYPE, call + ": " + this
+                    + " is predefined and cannot be freed"));
+        }
+        freed = true;
+    }
+
+    /**
+     * Whether this is {@code MPI.DATATYPE_NULL} or a freed type.
+     *
+     * @return whether the handle is null
      */
     public boolean isNull() {
-        return false;
+        return freed;
     }
 
     @Override
     public String toString() {
-        return name;
+        return name.isEmpty() ? (freed ? "a freed datatype" : "a derived datatype") : name;
     }
 }

@@ -50,6 +50,18 @@ public final class MPI {
      * {@link #doubleInt}. Extents in bytes: 8, 8, 16, 8, 16.
      */
     public static final Datatype INT2, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT;
+    /**
+     * Complex numbers, C's {@code float _Complex} and {@code double _Complex}: base FLOAT or DOUBLE,
+     * two elements (real, imaginary) per item, held in a {@code float[]}/FloatBuffer or
+     * {@code double[]}/DoubleBuffer and viewed through {@link FloatComplex} and {@link DoubleComplex};
+     * SUM and PROD reduce them.
+     */
+    public static final Datatype FLOAT_COMPLEX, DOUBLE_COMPLEX;
+    /** The null datatype: using it in a call is an {@code ERR_TYPE} error; its {@code isNull()} is true. */
+    public static final Datatype DATATYPE_NULL;
+    /** Array orders and distributions of MPI's subarray and darray types (which Open MPI's Java bindings lack). */
+    public static final int ORDER_C, ORDER_FORTRAN, DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_NONE,
+            DISTRIBUTE_DFLT_DARG;
     /** Accessor of {@link #INT2} pairs in a byte buffer. */
     public static final Int2 int2;
     /** Accessor of {@link #SHORT_INT} pairs. */
@@ -186,6 +198,16 @@ public final class MPI {
         LONG_INT = Datatype.pair(ElementType.LONG_INT, 8, 8, "MPI_LONG_INT");
         FLOAT_INT = Datatype.pair(ElementType.FLOAT_INT, 4, 4, "MPI_FLOAT_INT");
         DOUBLE_INT = Datatype.pair(ElementType.DOUBLE_INT, 8, 8, "MPI_DOUBLE_INT");
+        FLOAT_COMPLEX = Datatype.composite(Datatype.Base.FLOAT, 2, ElementType.FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX");
+        DOUBLE_COMPLEX = Datatype.composite(Datatype.Base.DOUBLE, 2, ElementType.DOUBLE_COMPLEX,
+                "MPI_C_DOUBLE_COMPLEX");
+        DATATYPE_NULL = Datatype.nullType();
+        ORDER_C = 0;
+        ORDER_FORTRAN = 1;
+        DISTRIBUTE_BLOCK = 0;
+        DISTRIBUTE_CYCLIC = 1;
+        DISTRIBUTE_NONE = 2;
+        DISTRIBUTE_DFLT_DARG = -1;
         int2 = new Int2();
         shortInt = new ShortInt();
         longInt = new LongInt();

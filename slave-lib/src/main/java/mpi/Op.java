@@ -4,6 +4,7 @@ import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A reduction operator: one of the predefined {@code MPI.MAX} ... {@code MPI.MAXLOC}, which the
@@ -78,22 +79,32 @@ public final class Op implements Freeable {
     }
 
     /**
-     * {@code inOut = in op inOut} with the user's function, over {@code count} items of
-     * {@code type} in native-order direct buffers (from index 0; their positions are reset). BOOLEAN
-     * items, which no buffer holds, go to the array form, as in Open MPI.
+     * {@code inOut = in op inOut} with the user's function, over {@code count} packed items of
+     * {@code type} in native-order direct buffers (from index 0; their positions are reset). The
+     * function sees the items laid out as the type says (gaps included); BOOLEAN items, which no
+     * buffer holds, go to the array form, as in Open MPI.
      */
     void applyUserFunction(ByteBuffer in, ByteBuffer inOut, int count, Datatype type) throws MPIException {
         UserFunction f = function;
-        if (type.base != Datatype.Base.BOOLEAN) {
+        boolean bool = type.base == Datatype.Base.BOOLEAN;
+        if (!bool && type.map.dense()) {
             f.call(in.clear(), inOut.clear(), count, type);
             return;
         }
+        // The function sees the items in their layout, gaps included, as in MPI.
         int bytes = count * type.byteSize();
-        boolean[] inVec = new boolean[bytes];
-        boolean[] inOutVec = new boolean[bytes];
+        long span = count == 0 ? 0 : Math.max((long) count * type.map.extent,
+                (long) (count - 1) * type.map.extent + type.map.trueUb);
+        Object inVec = bool ? new boolean[(int) span] : ByteBuffer.allocateDirect((int) span).order(ByteOrder.nativeOrder());
+        Object inOutVec = bool ? new boolean[(int) span]
+                               : ByteBuffer.allocateDirect((int) span).order(ByteOrder.nativeOrder());
         BufferAccess.unpack(in.clear().limit(bytes), inVec, type);
         BufferAccess.unpack(inOut.clear().limit(bytes), inOutVec, type);
-        f.call(inVec, inOutVec, count, type);
+        if (bool) {
+            f.call(inVec, inOutVec, count, type);
+        } else {
+            f.call((ByteBuffer) inVec, (ByteBuffer) inOutVec, count, type);
+        }
         BufferAccess.pack(inOutVec, count, type, inOut.clear());
     }
 

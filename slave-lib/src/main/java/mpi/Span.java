@@ -20,12 +20,9 @@ record Span(Object buf, int offset, int count, Datatype type) {
      * Checks that the buffer holds the span.
      *
      * @param receive the span will be written
-     * @throws MPIException ERR_TYPE for a null type, else as {@link BufferAccess#byteLength}
+     * @throws MPIException as {@link BufferAccess#byteLength}
      */
     Span checked(String call, boolean receive) throws MPIException {
-        if (type == null) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype");
-        }
         BufferAccess.byteLength(call, buf, offset, count, type, receive);
         return this;
     }

@@ -101,19 +101,28 @@ public final class Status {
             throw MPIException.of(MPI.ERR_TYPE, "MPI_Get_count: null datatype");
         }
         long size = datatype.byteSize();
+        if (size == 0) {
+            return byteCount == 0 ? 0 : MPI.UNDEFINED;
+        }
         long items = byteCount / size;
         return byteCount % size == 0 && items <= Integer.MAX_VALUE ? (int) items : MPI.UNDEFINED;
     }
 
     /**
-     * Basic elements in the message: here always the same as {@link #getCount}, pair types included.
+     * Basic elements in the message: for a derived type, the elements of its whole items and of a
+     * partial last one; for a predefined type (pair and complex types included) the same as
+     * {@link #getCount}. {@code MPI.UNDEFINED} when the message ends inside an element.
      *
      * @param datatype the datatype of the items
      * @return the number of elements, or {@code MPI.UNDEFINED}
      * @throws MPIException {@code MPI.ERR_TYPE} for a null datatype
      */
     public int getElements(Datatype datatype) throws MPIException {
-        return getCount(datatype);
+        if (datatype == null) {
+            throw MPIException.of(MPI.ERR_TYPE, "MPI_Get_elements: null datatype");
+        }
+        long n = datatype.map.elements(byteCount);
+        return n >= 0 && n <= Integer.MAX_VALUE ? (int) n : MPI.UNDEFINED;
     }
 
     /**

@@ -310,7 +310,7 @@ public abstract class Struct {
      * @throws MPIException never here; declared as in Open MPI
      */
     protected final int addData(Datatype type, int length) throws MPIException {
-        return addField(type.byteSize(), Math.min(type.byteSize(), 8), length);
+        return addField(type.extentBytes(), Math.min(type.extentBytes(), 8), length);
     }
 
     /**

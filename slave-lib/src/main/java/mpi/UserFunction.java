@@ -46,18 +46,20 @@ public abstract class UserFunction {
         if (datatype.base == Datatype.Base.BOOLEAN) {
             throw new IllegalArgumentException("Unsupported datatype: " + datatype + " has no buffer form");
         }
-        int elements = count * datatype.extent;
+        int elements = count * datatype.extentBytes() / datatype.base.bytes;
         Object inVec = java.lang.reflect.Array.newInstance(componentType(datatype), elements);
         Object inOutVec = java.lang.reflect.Array.newInstance(componentType(datatype), elements);
-        BufferAccess.unpack(native0(in, count, datatype), inVec, datatype);
-        BufferAccess.unpack(native0(inOut, count, datatype), inOutVec, datatype);
+        // The items' layout, gaps included, element by element of the base type.
+        Datatype elementType = datatype.baseType();
+        BufferAccess.unpack(native0(in, count, datatype), inVec, elementType);
+        BufferAccess.unpack(native0(inOut, count, datatype), inOutVec, elementType);
         call(inVec, inOutVec, count, datatype);
-        BufferAccess.pack(inOutVec, count, datatype, inOut.duplicate().clear().order(ByteOrder.nativeOrder()));
+        BufferAccess.pack(inOutVec, elements, elementType, inOut.duplicate().clear().order(ByteOrder.nativeOrder()));
     }
 
     /** The first {@code count} items of a buffer, whatever its position and byte order. */
     private static ByteBuffer native0(ByteBuffer b, int count, Datatype type) {
-        return b.duplicate().clear().limit(count * type.byteSize()).order(ByteOrder.nativeOrder());
+        return b.duplicate().clear().limit(count * type.extentBytes()).order(ByteOrder.nativeOrder());
     }
 
     private static Class<?> componentType(Datatype type) {

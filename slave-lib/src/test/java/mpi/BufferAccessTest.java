@@ -259,16 +259,25 @@ class BufferAccessTest {
     }
 
     @Test
-    void shouldRejectBuffersOfAnotherTypeWithErrType() {
-        assertEquals(MPI.ERR_TYPE, errorClass(new int[4], 2, MPI.DOUBLE, false));
-        assertEquals(MPI.ERR_TYPE, errorClass(MPI.newIntBuffer(4), 2, MPI.LONG, false));
-        assertEquals(MPI.ERR_TYPE, errorClass(IntBuffer.wrap(new int[4]), 2, MPI.FLOAT, false));
+    void shouldRejectBooleansWithAnythingButBooleanWithErrType() {
         assertEquals(MPI.ERR_TYPE, errorClass(new boolean[4], 2, MPI.BYTE, false));
         assertEquals(MPI.ERR_TYPE, errorClass(new byte[4], 2, MPI.BOOLEAN, false));
-        assertEquals(MPI.ERR_TYPE, errorClass(new char[4], 2, MPI.SHORT, true));
-        MPIException e = assertThrows(MPIException.class, () -> BufferAccess.byteLength("MPI_Recv", new int[4], 2, MPI.DOUBLE, true));
-        assertEquals("MPI_Recv: a int[] buffer cannot hold MPI_DOUBLE, which needs double[] or a DoubleBuffer", e.getMessage());
+        assertEquals(MPI.ERR_TYPE, errorClass(MPI.newByteBuffer(4), 2, MPI.BOOLEAN, true));
+        MPIException e = assertThrows(MPIException.class, () -> BufferAccess.byteLength("MPI_Recv", new boolean[4], 2, MPI.INT, true));
+        assertEquals("MPI_Recv: a boolean[4] buffer cannot hold MPI_INT: a boolean[] holds MPI.BOOLEAN items only", e.getMessage());
         assertEquals(MPI.ERR_TYPE, e.getErrorCode(), "code equals class");
+    }
+
+    @Test
+    void shouldCheckOtherTypesAgainstTheBuffersBytes() throws Exception {
+        assertEquals(16, BufferAccess.byteLength("MPI_Send", new int[4], 2, MPI.DOUBLE, false));
+        assertEquals(16, BufferAccess.byteLength("MPI_Send", MPI.newIntBuffer(4), 16, MPI.BYTE, false));
+        assertEquals(8, BufferAccess.byteLength("MPI_Send", IntBuffer.wrap(new int[4]), 2, MPI.FLOAT, false));
+        assertEquals(8, BufferAccess.byteLength("MPI_Send", new char[4], 4, MPI.SHORT, true));
+        assertEquals(MPI.ERR_BUFFER, errorClass(new int[4], 3, MPI.DOUBLE, false));
+        assertEquals(MPI.ERR_BUFFER, errorClass(new char[3], 7, MPI.BYTE, true));
+        MPIException e = assertThrows(MPIException.class, () -> BufferAccess.byteLength("MPI_Recv", new int[4], 3, MPI.DOUBLE, true));
+        assertEquals("MPI_Recv: the buffer (a int[4]) holds 16 bytes, but 3 items of MPI_DOUBLE reach byte 24", e.getMessage());
     }
 
     @Test

@@ -535,7 +535,7 @@ class CollectiveTest extends WithMaster {
         assertError(MPI.ERR_COUNT, () -> WORLD.allToAll(four, 1, MPI.INT, four, -1, MPI.INT));
         assertError(MPI.ERR_COUNT, () -> WORLD.reduceScatter(four, four, new int[] {1, -1, 1, 1}, MPI.INT, MPI.SUM));
         assertError(MPI.ERR_TYPE, () -> WORLD.bcast(four, 1, null, 0));
-        assertError(MPI.ERR_TYPE, () -> WORLD.allReduce(four, new double[4], 1, MPI.DOUBLE, MPI.SUM));
+        assertError(MPI.ERR_TYPE, () -> WORLD.allReduce(new boolean[8], new double[4], 1, MPI.DOUBLE, MPI.SUM));
         assertError(MPI.ERR_BUFFER, () -> WORLD.allGather(four, 2, MPI.INT, four, 2, MPI.INT));
         assertError(MPI.ERR_BUFFER, () -> WORLD.scatter(new int[3], 1, MPI.INT, four, 1, MPI.INT, FakeMaster.RANK));
         assertError(MPI.ERR_BUFFER, () -> WORLD.reduce(four, null, 1, MPI.INT, MPI.SUM, FakeMaster.RANK));

@@ -293,8 +293,9 @@ class CommTest extends WithMaster {
         assertError(MPI.ERR_COUNT, () -> w.send(one, -1, MPI.INT, 0, 0));
         assertError(MPI.ERR_COUNT, () -> w.recv(one, -1, MPI.INT, 0, 0));
         assertError(MPI.ERR_TYPE, () -> w.send(one, 1, null, 0, 0));
-        assertError(MPI.ERR_TYPE, () -> w.send(one, 1, MPI.DOUBLE, 0, 0));
-        assertError(MPI.ERR_TYPE, () -> w.recv(one, 1, MPI.LONG, 0, 0));
+        assertError(MPI.ERR_BUFFER, () -> w.send(one, 1, MPI.DOUBLE, 0, 0));
+        assertError(MPI.ERR_BUFFER, () -> w.recv(one, 1, MPI.LONG, 0, 0));
+        assertError(MPI.ERR_TYPE, () -> w.recv(new boolean[1], 1, MPI.BYTE, 0, 0));
         assertError(MPI.ERR_BUFFER, () -> w.send(one, 2, MPI.INT, 0, 0));
         assertError(MPI.ERR_BUFFER, () -> w.send(null, 1, MPI.INT, 0, 0));
         assertError(MPI.ERR_BUFFER, () -> w.iRecv(MPI.newIntBuffer(1), 2, MPI.INT, 0, 0));

@@ -157,7 +157,7 @@ class ReduceLocalTest extends WithMaster {
         assertError(MPI.ERR_OP, () -> Comm.reduceLocal(new byte[8], new byte[8], 1, MPI.FLOAT_INT, MPI.MAX));
         assertError(MPI.ERR_OP, () -> Comm.reduceLocal(one, new int[1], 1, MPI.INT, null));
         assertError(MPI.ERR_BUFFER, () -> Comm.reduceLocal(new int[2], new int[1], 2, MPI.INT, MPI.SUM));
-        assertError(MPI.ERR_TYPE, () -> Comm.reduceLocal(one, new long[1], 1, MPI.INT, MPI.SUM));
+        assertError(MPI.ERR_TYPE, () -> Comm.reduceLocal(one, new boolean[4], 1, MPI.INT, MPI.SUM));
         assertError(MPI.ERR_COUNT, () -> Comm.reduceLocal(one, one, -1, MPI.INT, MPI.SUM));
     }
 

@@ -33,6 +33,9 @@ import java.nio.ShortBuffer;
  *     true, and the result is 1 or 0.</li>
  * <li>{@code BAND, BOR, BXOR}: the integer types and {@code BOOLEAN}, bitwise (on the byte, for a
  *     boolean: {@code 2 BAND 1} is 0).</li>
+ * <li>{@code SUM, PROD}: also the complex types {@code FLOAT_COMPLEX, DOUBLE_COMPLEX} (real part
+ *     first), PROD as the complex product {@code (a+bi)(c+di) = (ac-bd) + (ad+bc)i} computed in the
+ *     type's precision; no other operator applies to them.</li>
  * <li>{@code MINLOC, MAXLOC}: the {value; int index} pair types only. The strictly smaller (larger)
  *     value wins with its index; on equal values the value is kept and the smaller index wins. As
  *     in C, a NaN on either side is neither better nor equal, so the accumulated pair is kept.
@@ -65,8 +68,10 @@ public final class Reduction {
                     : " (pair types reduce only with MPI_MINLOC or MPI_MAXLOC)");
         }
         boolean supported = switch (op) {
-            case MAX, MIN, SUM, PROD -> type != ElementType.BOOLEAN;
-            case LAND, LOR, LXOR, BAND, BOR, BXOR -> type != ElementType.FLOAT && type != ElementType.DOUBLE;
+            case SUM, PROD -> type != ElementType.BOOLEAN;
+            case MAX, MIN -> type != ElementType.BOOLEAN && !type.isComplex();
+            case LAND, LOR, LXOR, BAND, BOR, BXOR -> type != ElementType.FLOAT && type != ElementType.DOUBLE
+                    && !type.isComplex();
             default -> true; // MINLOC, MAXLOC on a pair type
         };
         return supported ? null : name(op) + " is not defined for " + name(type);
@@ -102,6 +107,8 @@ public final class Reduction {
             case LONG -> longs(op, a.asLongBuffer(), b.asLongBuffer(), count);
             case FLOAT -> floats(op, a.asFloatBuffer(), b.asFloatBuffer(), count);
             case DOUBLE -> doubles(op, a.asDoubleBuffer(), b.asDoubleBuffer(), count);
+            case FLOAT_COMPLEX -> floatComplex(op, a.asFloatBuffer(), b.asFloatBuffer(), count);
+            case DOUBLE_COMPLEX -> doubleComplex(op, a.asDoubleBuffer(), b.asDoubleBuffer(), count);
             case INT2 -> intIntPairs(op == ReduceOp.MAXLOC, a, b, count);
             case SHORT_INT -> shortIntPairs(op == ReduceOp.MAXLOC, a, b, count);
             case LONG_INT -> longIntPairs(op == ReduceOp.MAXLOC, a, b, count);
@@ -125,6 +132,7 @@ public final class Reduction {
         return switch (type) {
             case NONE -> "MPI_DATATYPE_NULL";
             case INT2 -> "MPI_2INT";
+            case FLOAT_COMPLEX, DOUBLE_COMPLEX -> "MPI_C_" + type.name();
             default -> "MPI_" + type.name();
         };
     }
@@ -274,6 +282,40 @@ public final class Reduction {
             case SUM -> { for (int i = 0; i < n; i++) { a.put(i, a.get(i) + b.get(i)); } }
             case PROD -> { for (int i = 0; i < n; i++) { a.put(i, a.get(i) * b.get(i)); } }
             default -> throw new AssertionError(op);
+        }
+    }
+
+    // ---------------------------------------------------------------- complex numbers
+
+    /** SUM adds parts; PROD is the complex product, in float arithmetic. */
+    private static void floatComplex(ReduceOp op, FloatBuffer a, FloatBuffer b, int n) {
+        if (op == ReduceOp.SUM) {
+            floats(op, a, b, 2 * n);
+            return;
+        }
+        for (int i = 0; i < 2 * n; i += 2) {
+            float re = a.get(i);
+            float im = a.get(i + 1);
+            float c = b.get(i);
+            float d = b.get(i + 1);
+            a.put(i, re * c - im * d);
+            a.put(i + 1, re * d + im * c);
+        }
+    }
+
+    /** SUM adds parts; PROD is the complex product. */
+    private static void doubleComplex(ReduceOp op, DoubleBuffer a, DoubleBuffer b, int n) {
+        if (op == ReduceOp.SUM) {
+            doubles(op, a, b, 2 * n);
+            return;
+        }
+        for (int i = 0; i < 2 * n; i += 2) {
+            double re = a.get(i);
+            double im = a.get(i + 1);
+            double c = b.get(i);
+            double d = b.get(i + 1);
+            a.put(i, re * c - im * d);
+            a.put(i + 1, re * d + im * c);
         }
     }
 

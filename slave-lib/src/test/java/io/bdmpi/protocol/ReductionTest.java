@@ -21,7 +21,9 @@ import static io.bdmpi.protocol.ElementType.BOOLEAN;
 import static io.bdmpi.protocol.ElementType.BYTE;
 import static io.bdmpi.protocol.ElementType.CHAR;
 import static io.bdmpi.protocol.ElementType.DOUBLE;
+import static io.bdmpi.protocol.ElementType.DOUBLE_COMPLEX;
 import static io.bdmpi.protocol.ElementType.DOUBLE_INT;
+import static io.bdmpi.protocol.ElementType.FLOAT_COMPLEX;
 import static io.bdmpi.protocol.ElementType.FLOAT;
 import static io.bdmpi.protocol.ElementType.FLOAT_INT;
 import static io.bdmpi.protocol.ElementType.INT;
@@ -51,6 +53,7 @@ class ReductionTest {
     private static final Set<ElementType> INTEGERS = EnumSet.of(BYTE, CHAR, SHORT, INT, LONG);
     private static final Set<ElementType> ARITHMETIC = EnumSet.of(BYTE, CHAR, SHORT, INT, LONG, FLOAT, DOUBLE);
     private static final Set<ElementType> LOGICAL = EnumSet.of(BYTE, CHAR, SHORT, INT, LONG, BOOLEAN);
+    private static final Set<ElementType> COMPLEX = EnumSet.of(FLOAT_COMPLEX, DOUBLE_COMPLEX);
     private static final Set<ElementType> PAIRS = EnumSet.of(INT2, SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT);
     private static final List<ReduceOp> INTEGER_OPS = List.of(ReduceOp.MAX, ReduceOp.MIN, ReduceOp.SUM, ReduceOp.PROD,
             ReduceOp.LAND, ReduceOp.LOR, ReduceOp.LXOR, ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR);
@@ -670,7 +673,8 @@ class ReductionTest {
 
     private static boolean shouldSupport(ReduceOp op, ElementType type) {
         return switch (op) {
-            case MAX, MIN, SUM, PROD -> ARITHMETIC.contains(type);
+            case MAX, MIN -> ARITHMETIC.contains(type);
+            case SUM, PROD -> ARITHMETIC.contains(type) || COMPLEX.contains(type);
             case LAND, LOR, LXOR, BAND, BOR, BXOR -> LOGICAL.contains(type);
             case MINLOC, MAXLOC -> PAIRS.contains(type);
             case NONE, USER -> false;
@@ -699,12 +703,13 @@ class ReductionTest {
             }
         }
         // 4 ops x 7 types + 6 ops x 6 types + 2 ops x 5 pair types
-        assertEquals(28 + 36 + 10, supported);
+        assertEquals(28 + 36 + 10 + 4, supported);
     }
 
     @Test
     void refusalsNameTheMpiOperatorAndType() {
         assertEquals("MPI_SUM is not defined for MPI_BOOLEAN", Reduction.unsupported(ReduceOp.SUM, BOOLEAN));
+        assertEquals("MPI_MAX is not defined for MPI_C_FLOAT_COMPLEX", Reduction.unsupported(ReduceOp.MAX, FLOAT_COMPLEX));
         assertEquals("MPI_MAX is not defined for MPI_BOOLEAN", Reduction.unsupported(ReduceOp.MAX, BOOLEAN));
         assertEquals("MPI_BAND is not defined for MPI_DOUBLE", Reduction.unsupported(ReduceOp.BAND, DOUBLE));
         assertEquals("MPI_LXOR is not defined for MPI_FLOAT", Reduction.unsupported(ReduceOp.LXOR, FLOAT));
@@ -759,5 +764,44 @@ class ReductionTest {
         assertEquals(26, acc.getInt(4));
         assertEquals(4, acc.position());
         assertEquals(8, acc.limit());
+    }
+
+    // ---------------------------------------------------------------- complex numbers
+
+    private static ByteBuffer doubles(double... v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 8).order(ByteOrder.nativeOrder());
+        for (double x : v) {
+            b.putDouble(x);
+        }
+        return b.clear();
+    }
+
+    private static ByteBuffer floats(float... v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 4).order(ByteOrder.nativeOrder());
+        for (float x : v) {
+            b.putFloat(x);
+        }
+        return b.clear();
+    }
+
+    @Test
+    void complexSumAddsBothParts() {
+        ByteBuffer acc = doubles(1, 2, -3, 0.5);
+        Reduction.combine(ReduceOp.SUM, DOUBLE_COMPLEX, acc, doubles(10, 20, 3, -0.5), 2);
+        assertEquals(doubles(11, 22, 0, 0), acc);
+        ByteBuffer f = floats(1, 2);
+        Reduction.combine(ReduceOp.SUM, FLOAT_COMPLEX, f, floats(0.5f, -4), 1);
+        assertEquals(floats(1.5f, -2), f);
+    }
+
+    @Test
+    void complexProdMultipliesAsComplexNumbers() {
+        // (1+2i)(3+4i) = 3 + 4i + 6i + 8i^2 = -5 + 10i; i * i = -1.
+        ByteBuffer acc = doubles(1, 2, 0, 1);
+        Reduction.combine(ReduceOp.PROD, DOUBLE_COMPLEX, acc, doubles(3, 4, 0, 1), 2);
+        assertEquals(doubles(-5, 10, -1, 0), acc);
+        ByteBuffer f = floats(1, 2, 2, 0);
+        Reduction.combine(ReduceOp.PROD, FLOAT_COMPLEX, f, floats(3, 4, 0, -1), 2);
+        assertEquals(floats(-5, 10, 0, -2), f);
     }
 }
