@@ -134,6 +134,11 @@ public final class LaunchOptions {
                     + "(its off-heap and saved arrays; skipped anyway when they would not fit the free memory).")
     boolean noReadAhead = !DEFAULTS.readAhead();
 
+    @Option(names = "--quantum", paramLabel = "SECONDS",
+            description = "Stop (SIGSTOP) a slave that runs SECONDS without an MPI call while others wait for a slot, "
+                    + "and resume it later; 0: never.")
+    double quantum = DEFAULTS.quantumSeconds();
+
     @Option(names = "--offheap-messages", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory.")
     boolean offHeapMessages = DEFAULTS.offHeapMessages();
@@ -315,6 +320,7 @@ public final class LaunchOptions {
                 .memoryLimitBytes(memoryLimit)
                 .shrinkHeapOnPark(shrinkHeapOnPark)
                 .readAhead(!noReadAhead)
+                .quantumSeconds(quantum)
                 .offHeapMessages(offHeapMessages)
                 .nodeSettings(nodeSettings)
                 .statusLine(progress == null && nodes == 1 && ProgressReporter.stderrIsTerminal())

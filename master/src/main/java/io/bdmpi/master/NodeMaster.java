@@ -29,6 +29,7 @@ import io.bdmpi.master.scheduler.ResumePolicy;
 import io.bdmpi.master.scheduler.RunningController;
 import io.bdmpi.master.scheduler.Scheduler;
 import io.bdmpi.master.session.SlaveSession;
+import io.bdmpi.master.slaveio.ProcessSignals;
 import io.bdmpi.master.slaveio.SlaveConnection;
 import io.bdmpi.master.slaveio.SlaveIo;
 import io.bdmpi.master.slaveio.SlaveLauncher;
@@ -268,6 +269,7 @@ public final class NodeMaster {
             io = new SlaveIo(workDir.socket(), new SlaveEvents());
             SlaveSession[] sessions = spawn(workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
+            workDir.slavesStarted(pids);
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
                 sampler = new ResidencySampler(pids,
@@ -295,6 +297,9 @@ public final class NodeMaster {
             if (runningAuto) {
                 scheduler.followMemory(new RunningController(sessions.length, scheduler.startNs()));
             }
+            if (context.quantumSeconds() > 0) {
+                scheduler.preemptAfter((long) (context.quantumSeconds() * 1e9), ProcessSignals.libc());
+            }
             if (context.readAhead()) {
                 readAhead = new ReadAhead(spillDir, freeMemory(cgroup)).start();
                 scheduler.readAheadWith(readAhead::offer);
@@ -320,6 +325,8 @@ public final class NodeMaster {
             }
             if (link != null) {
                 link.startReceiving();
+            }
+            if (link != null || context.quantumSeconds() > 0) {
                 ticker.scheduleAtFixedRate(() -> ring.publishEvent(PUBLISH, new MasterEvent.Tick()), TICK_MS, TICK_MS,
                         TimeUnit.MILLISECONDS);
             }

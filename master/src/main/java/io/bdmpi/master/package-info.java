@@ -42,7 +42,8 @@
  *       {@code RemoteStarted}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}) through
  *       {@code InternodeLink}. The scheduler thread hands it sends through queues;
  *       <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
- *   <li><b>bdmpi-ticker</b> (several nodes): a {@code Tick} every {@code TICK_MS}.</li>
+ *   <li><b>bdmpi-ticker</b> (several nodes, or a {@code --quantum}): a {@code Tick} every
+ *       {@code TICK_MS}, on which the scheduler stops the slaves that ran past the quantum.</li>
  *   <li><b>bdmpi-memory</b> ({@code -nr auto}): a {@code MemorySampled} reading every 250 ms.</li>
  *   <li><b>bdmpi-residency</b> (policy RESIDENT): measures each slave's resident fraction into an
  *       atomic array that the resume policy reads on the scheduler thread: numbers, not state.</li>

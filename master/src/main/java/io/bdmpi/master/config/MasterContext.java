@@ -38,6 +38,13 @@ public final class MasterContext {
      */
     public static final int RUNNING_AUTO = Integer.MIN_VALUE;
 
+    /**
+     * Default of {@link #quantumSeconds}: long against the stretches between MPI calls of ordinary
+     * out-of-core programs (a few seconds), whose data a preempted rank would take away from the one
+     * resumed in its place; short against a rank that spins or sleeps while others wait.
+     */
+    public static final double QUANTUM_SECONDS_DEFAULT = 10;
+
     private int nodes = 1;
     private int slaves = 1;
     private int running = 1;
@@ -55,6 +62,7 @@ public final class MasterContext {
     private boolean shrinkHeapOnPark;
     private boolean offHeapMessages;
     private boolean readAhead = true;
+    private double quantumSeconds = QUANTUM_SECONDS_DEFAULT;
     private List<NodeSettings> nodeSettings = List.of();
     private boolean statusLine;
     private Path traceFile;
@@ -140,6 +148,14 @@ public final class MasterContext {
      */
     public boolean readAhead() { return readAhead; }
     public MasterContext readAhead(boolean v) { readAhead = v; return this; }
+
+    /**
+     * A slave that runs this many seconds without an MPI call while others wait for a running slot
+     * is stopped (SIGSTOP) and resumed later like a parked one, so that no rank holds a node
+     * hostage; 0: never: --quantum. Default {@value #QUANTUM_SECONDS_DEFAULT}.
+     */
+    public double quantumSeconds() { return quantumSeconds; }
+    public MasterContext quantumSeconds(double v) { quantumSeconds = v; return this; }
 
     /**
      * Keep buffered small messages off the master's heap, in a Chronicle Map in the work directory
@@ -292,6 +308,9 @@ public final class MasterContext {
         }
         if (anyRunningAuto() && !Files.isReadable(Path.of("/proc/self/status"))) {
             errors.add("-nr auto measures memory in /proc, which this system does not have");
+        }
+        if (!(quantumSeconds >= 0) || Double.isInfinite(quantumSeconds)) {
+            errors.add("--quantum=" + quantumSeconds + " must be a number of seconds, 0 or more");
         }
         if (!(progressSeconds >= 0) || Double.isInfinite(progressSeconds)) {
             errors.add("--progress=" + progressSeconds + " must be a number of seconds, 0 or more");

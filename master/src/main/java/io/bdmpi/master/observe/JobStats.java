@@ -25,8 +25,8 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
      */
     public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
                        long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
-                       double runnableSeconds, long resumes, long peakRssBytes, boolean runningAuto,
-                       List<NrunningChange> nrunningChanges) {
+                       double runnableSeconds, long resumes, long pollYields, long preemptions, long peakRssBytes,
+                       boolean runningAuto, List<NrunningChange> nrunningChanges) {
     }
 
     /**
@@ -46,10 +46,14 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
                                  long perRunningSlaveBytes, long requiredBytes, String reason) {
     }
 
-    /** One slave. Times are spent in each state; {@code exitCode} is -1 if the process never ended. */
+    /**
+     * One slave. Times are spent in each state; {@code exitCode} is -1 if the process never ended.
+     * {@code pollYields}: how often a poll that found nothing gave its slot up to a waiting slave;
+     * {@code preemptions}: how often it was stopped for running past the quantum without an MPI call.
+     */
     public record Slave(int rank, int node, long pid, int exitCode, double runSeconds, double blockedSeconds,
-                        double runnableSeconds, long resumes, long messagesSent, long bytesSentInline,
-                        long bytesSentSpilled, long peakRssBytes) {
+                        double runnableSeconds, long resumes, long pollYields, long preemptions, long messagesSent,
+                        long bytesSentInline, long bytesSentSpilled, long peakRssBytes) {
     }
 
     /** Where the master of {@code node} of a job of several nodes writes its part; {@link #merge} joins the parts. */

@@ -42,7 +42,10 @@ public final class TimelineRecorder implements AutoCloseable {
     /** Where the deadlock-report text of a blocked collective starts listing the ranks it waits for. */
     private static final String COLLECTIVE_WAITS_FOR = ", which ranks";
 
-    /** One interval of one slave in one state. {@code call} is the MPI call it was blocked in, or null. */
+    /**
+     * One interval of one slave in one state. {@code call} is the MPI call it was blocked in, or why
+     * it gave its slot up while RUNNABLE, or null.
+     */
     record Interval(int rank, SlaveState state, long startNs, long endNs, String call) {
     }
 
@@ -91,7 +94,9 @@ public final class TimelineRecorder implements AutoCloseable {
     /**
      * A slave changed state at {@code nowNs}: its interval in the old state ends.
      *
-     * @param waitingFor what it is blocked in, asked only when {@code to} is a blocked state
+     * @param waitingFor what it is blocked in, asked only when {@code to} is a blocked state or
+     *                   RUNNABLE; for RUNNABLE, why it gave its slot up (a vain poll, the
+     *                   quantum), or null when it was woken
      */
     public void transition(int rank, SlaveState to, long nowNs, Supplier<String> waitingFor) {
         if (ended) {
@@ -100,7 +105,8 @@ public final class TimelineRecorder implements AutoCloseable {
         close(rank, nowNs);
         state[rank] = to;
         sinceNs[rank] = nowNs;
-        callOf[rank] = to.isBlocked() ? callId(waitingFor.get()) : 0;
+        String call = to.isBlocked() || to == SlaveState.RUNNABLE ? waitingFor.get() : null;
+        callOf[rank] = call == null ? 0 : callId(call);
     }
 
     /** The job ended at {@code nowNs}: the open intervals end there, and nothing more is recorded. */

@@ -49,8 +49,8 @@ public sealed interface MasterEvent {
     }
 
     /**
-     * Time passed (several nodes only): the end of its batch looks again whether a deadlock seen a
-     * while ago is now confirmed (timer).
+     * Time passed (timer): the end of its batch looks again whether a deadlock seen a while ago over
+     * several nodes is now confirmed, and slaves that ran past the quantum are stopped.
      */
     record Tick() implements MasterEvent {
     }

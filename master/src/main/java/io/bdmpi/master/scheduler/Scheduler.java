@@ -14,6 +14,7 @@ import io.bdmpi.master.observe.JobStats;
 import io.bdmpi.master.observe.TimelineRecorder;
 import io.bdmpi.master.session.SlaveSession;
 import io.bdmpi.master.session.SlaveState;
+import io.bdmpi.master.slaveio.ProcessSignals;
 import io.bdmpi.master.slaveio.SlaveConnection;
 import io.bdmpi.master.store.MessageStore;
 import io.bdmpi.master.store.StoredMessage;
@@ -42,6 +43,12 @@ import static io.bdmpi.master.session.Calls.tagName;
  * <p>A slave that must wait is parked by not answering it. When its wait is over it becomes
  * RUNNABLE, and at the end of each batch of events free running slots go to runnable slaves
  * (chosen by the {@link ResumePolicy}), which then get their reply: the reply is the go-signal.
+ *
+ * <p>Progress under oversubscription: a poll (test, iProbe) that finds nothing while other slaves
+ * wait for a slot gives the poller's slot up, as a blocking call would; it waits at the back of the
+ * queue and is answered afresh when it resumes. A slave that runs past the quantum without an MPI
+ * call while others wait is stopped (SIGSTOP) and goes to the back too. Slaves that gave their slot
+ * up resume only when no other slave is runnable, in the order they gave it up.
  */
 public final class Scheduler {
 
@@ -53,6 +60,15 @@ public final class Scheduler {
         /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
         void announceState(NodesQuiescence.State state);
     }
+
+    /**
+     * How long every live slave must have done nothing but poll in vain (or wait blocked) before the
+     * job counts as deadlocked. A program may poll while it computes, and a poll loop cannot be told
+     * from a spin that waits for nothing, so this is long against a spin and short against a hang.
+     */
+    static final long POLL_DEADLOCK_NS = 10_000_000_000L;
+    /** A slave that goes this long between two vain polls computes: it does not count as spinning. */
+    static final long SPIN_GAP_NS = 1_000_000_000L;
 
     /** Who is told which slave resumes next, so that what it will read can be read in meanwhile. */
     @FunctionalInterface
@@ -87,6 +103,11 @@ public final class Scheduler {
     private final long startNs;
 
     private final List<SlaveSession> runnable = new ArrayList<>();
+    /** Runnable slaves that gave their slot up while able to go on (see {@link SlaveSession#yielded}), oldest first. */
+    private final ArrayDeque<SlaveSession> yieldedQueue = new ArrayDeque<>();
+    /** Longest a slave may run without an MPI call while others wait; 0: no limit. */
+    private long quantumNs;
+    private ProcessSignals signals;
     /** Told the slave that resumes next (see readAheadWith); null: nobody. */
     private NextToResume nextToResume;
     /** The slave last named to nextToResume, until it resumes. */
@@ -149,9 +170,7 @@ public final class Scheduler {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
                 member.mailbox.complete(done);
-                if (member.state.isBlocked() && canProceed(member)) {
-                    makeRunnable(member);
-                }
+                wake(member);
             }
 
             @Override
@@ -195,6 +214,8 @@ public final class Scheduler {
             onConnectionLost(lost.connection());
         } else if (event instanceof MasterEvent.StopRequested stop) {
             fail(stop.exitCode(), stop.reason());
+        } else if (event instanceof MasterEvent.Tick) {
+            preemptOverdue();
         } else if (event instanceof MasterEvent.MemorySampled m) {
             onMemorySampled(m.sample());
         } else if (event instanceof MasterEvent.SnapshotRequested s) {
@@ -213,8 +234,9 @@ public final class Scheduler {
         if (outcome != null) {
             return;
         }
-        while (running < nrunning && !runnable.isEmpty()) {
-            resume(runnable.remove(policy.pick(runnable)));
+        SlaveSession next;
+        while (running < nrunning && (next = nextToResume()) != null) {
+            resume(next);
         }
         offerNext();
         detectDeadlock();
@@ -230,12 +252,35 @@ public final class Scheduler {
         this.nextToResume = nextToResume;
     }
 
+    /**
+     * -nr below -ns: a slave that runs for {@code quantumNs} without an MPI call while others wait
+     * for a slot is stopped with {@code signals} and resumed later, like a parked one.
+     */
+    public void preemptAfter(long quantumNs, ProcessSignals signals) {
+        this.quantumNs = quantumNs;
+        this.signals = signals;
+    }
+
+    /**
+     * The slave to resume next: a runnable one, as the policy picks; only when there is none, the
+     * one that gave its slot up first. The most-resident policy would otherwise resume the poller
+     * that has just given its slot up (all its memory is in), and the rank it polls for would never run.
+     */
+    private SlaveSession nextToResume() {
+        return runnable.isEmpty() ? yieldedQueue.peekFirst() : runnable.get(policy.pick(runnable));
+    }
+
+    /** Whether more slaves wait for a running slot than are free. */
+    private boolean slotWanted() {
+        return runnable.size() + yieldedQueue.size() > nrunning - running;
+    }
+
     private void offerNext() {
-        if (nextToResume == null || running < nrunning || runnable.isEmpty()) {
+        if (nextToResume == null || running < nrunning) {
             return;
         }
-        SlaveSession next = runnable.get(policy.pick(runnable));
-        if (next != offeredNext) {
+        SlaveSession next = nextToResume();
+        if (next != null && next != offeredNext) {
             offeredNext = next;
             List<Payload> spilled = new ArrayList<>();
             next.mailbox.forEachCompleted(p -> {
@@ -268,7 +313,7 @@ public final class Scheduler {
             return;
         }
         JobStats.NrunningChange change = runningController.onSample(clockNs.getAsLong(), sample, i -> phase(slaves[i]),
-                !runnable.isEmpty());
+                !runnable.isEmpty() || !yieldedQueue.isEmpty());
         if (change != null) {
             nrunningChanges.add(change);
             nrunning = change.to();
@@ -314,9 +359,22 @@ public final class Scheduler {
                     + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
             return;
         }
+        if (s.yielded == SlaveSession.Yield.QUANTUM) {
+            s.deferred.addLast(request); // sent just before its SIGSTOP: handled when it resumes
+            return;
+        }
         if (s.state != SlaveState.RUNNING) {
             fail(1, "protocol error: rank " + s.worldRank + " sent " + request + " while " + s.state);
             return;
+        }
+        handle(s, request);
+    }
+
+    /** A request of a RUNNING slave. */
+    private void handle(SlaveSession s, SlaveRequest request) {
+        s.lastCallNs = clockNs.getAsLong();
+        if (!isPoll(request)) {
+            s.pollingOn = null;
         }
         // A slave reads the file ranges of a collective's result before it asks for anything else.
         releaseSlices(s);
@@ -366,6 +424,7 @@ public final class Scheduler {
         s.lastRequest = hello;
         s.parkedOn = null;
         makeRunnable(s);
+        s.lastCallNs = clockNs.getAsLong();
     }
 
     /** The slave that said hello on {@code connection}, or null before its hello. */
@@ -415,8 +474,20 @@ public final class Scheduler {
 
     private void deliver(SlaveSession dest, StoredMessage m) {
         dest.mailbox.deliver(messages.keep(m));
-        if (dest.state == SlaveState.RBLOCKED && canProceed(dest)) {
-            makeRunnable(dest);
+        wake(dest);
+    }
+
+    /**
+     * Something {@code s} may wait for has come: a parked slave that can go on becomes runnable, and
+     * a poller that gave its slot up leaves the back of the queue for the runnable ones.
+     */
+    private void wake(SlaveSession s) {
+        if (s.state.isBlocked() && canProceed(s)) {
+            makeRunnable(s);
+        } else if (s.yielded == SlaveSession.Yield.POLL && pollFinds(s)) {
+            yieldedQueue.remove(s);
+            s.yielded = null;
+            runnable.add(s);
         }
     }
 
@@ -483,20 +554,51 @@ public final class Scheduler {
     /** The holder left (or died): the next waiter enters. */
     private void passCriticalSection() {
         criticalHolder = criticalWaiters.pollFirst();
-        if (criticalHolder != null && criticalHolder.state == SlaveState.RBLOCKED) {
-            makeRunnable(criticalHolder);
+        if (criticalHolder != null) {
+            wake(criticalHolder);
         }
     }
 
-    /** Answers now if the request can be answered (or must not wait), else parks the slave. */
+    /**
+     * Answers now if the request can be answered, else parks the slave. A poll ({@code block}
+     * false) that finds nothing is answered at once, unless others wait for a slot: then the
+     * poller gives its slot up and is answered, afresh, when it resumes.
+     */
     private void parkOrAnswer(SlaveSession s, SlaveRequest request, boolean block, SlaveState blockedState) {
         s.parkedOn = request;
-        if (!block || canProceed(s)) {
-            s.connection.send(answer(s));
-            s.parkedOn = null;
-        } else {
+        if (block ? canProceed(s) : pollFinds(s)) {
+            s.pollingOn = null;
+        } else if (block) {
             transition(s, blockedState);
+            return;
+        } else {
+            long now = clockNs.getAsLong();
+            if (s.pollingOn == null || now - s.lastPollNs > SPIN_GAP_NS) {
+                s.pollingSinceNs = now; // a long gap between two polls: it computes, it does not spin
+            }
+            s.pollingOn = request;
+            s.lastPollNs = now;
+            if (slotWanted()) {
+                s.pollYields++;
+                giveUpSlot(s, SlaveSession.Yield.POLL);
+                return;
+            }
         }
+        s.connection.send(answer(s));
+        s.parkedOn = null;
+    }
+
+    private static boolean isPoll(SlaveRequest r) {
+        return r instanceof SlaveRequest.Collect c && !c.block() || r instanceof SlaveRequest.Probe p && !p.block();
+    }
+
+    /** Whether the poll {@code s} is parked on would find something: a request done, a message to probe. */
+    private boolean pollFinds(SlaveSession s) {
+        SlaveRequest r = s.parkedOn;
+        if (r instanceof SlaveRequest.Collect c) {
+            return s.mailbox.readyCount(c.requestIds()) > 0;
+        }
+        return canProceed(s);
     }
 
     /** Whether the request a slave is parked on can now be answered. */
@@ -568,14 +670,49 @@ public final class Scheduler {
         runnable.add(s);
     }
 
+    /** A RUNNING slave that could go on gives its slot up and waits at the back of the queue. */
+    private void giveUpSlot(SlaveSession s, SlaveSession.Yield why) {
+        s.yielded = why;
+        transition(s, SlaveState.RUNNABLE);
+        yieldedQueue.addLast(s);
+    }
+
     private void resume(SlaveSession s) {
         if (s == offeredNext) {
             offeredNext = null;
         }
+        SlaveSession.Yield yielded = s.yielded;
         transition(s, SlaveState.RUNNING);
+        s.yielded = null;
         s.resumes++;
-        s.connection.send(answer(s));
-        s.parkedOn = null;
+        s.lastCallNs = clockNs.getAsLong();
+        if (yielded != SlaveSession.Yield.QUANTUM) {
+            s.connection.send(answer(s));
+            s.parkedOn = null;
+            return;
+        }
+        signals.resume(s.pid);
+        while (s.state == SlaveState.RUNNING && !s.deferred.isEmpty() && outcome == null) {
+            handle(s, s.deferred.pollFirst());
+        }
+    }
+
+    /** Stops the slaves that have run past the quantum without an MPI call, as many as wait for a slot. */
+    private void preemptOverdue() {
+        if (quantumNs <= 0 || outcome != null) {
+            return;
+        }
+        long now = clockNs.getAsLong();
+        int waiting = runnable.size() + yieldedQueue.size();
+        for (int i = 0; i < slaves.length && waiting > 0; i++) {
+            SlaveSession s = slaves[i];
+            if (s.state == SlaveState.RUNNING && now - s.lastCallNs >= quantumNs) {
+                signals.stop(s.pid);
+                s.preemptions++;
+                waiting--;
+                giveUpSlot(s, SlaveSession.Yield.QUANTUM);
+            }
+        }
     }
 
     /** The one place where slave states change; keeps the running count and the time accounts. */
@@ -586,13 +723,13 @@ public final class Scheduler {
         long now = clockNs.getAsLong();
         s.accountUntil(now);
         if (timeline != null) {
-            timeline.transition(s.worldRank, to, now, () -> pendingCall(s));
+            timeline.transition(s.worldRank, to, now, () -> to == SlaveState.RUNNABLE && s.yielded == null ? null : pendingCall(s));
         }
         if (s.state == SlaveState.RUNNING) {
             running--;
         }
-        if (s.state == SlaveState.RUNNABLE) {
-            runnable.remove(s);
+        if (s.state == SlaveState.RUNNABLE && !runnable.remove(s)) {
+            yieldedQueue.remove(s);
         }
         s.state = to;
         if (to == SlaveState.RUNNING) {
@@ -622,7 +759,8 @@ public final class Scheduler {
         }
         transition(s, SlaveState.EXITED);
         exited++;
-        if (before != SlaveState.FINALIZED) {
+        boolean neverUsedMpi = before == SlaveState.STARTING && s.connection == null && exitCode == 0;
+        if (before != SlaveState.FINALIZED && !neverUsedMpi) {
             if (outcome == null) {
                 end(JobOutcome.rankDied("rank " + s.worldRank + " (pid " + s.pid + ") " + describeExit(exitCode)
                         + " before MPI_Finalize; last MPI call: " + lastCall));
@@ -662,29 +800,56 @@ public final class Scheduler {
     }
 
     private void reportDeadlock(String pending) {
-        fail(1, "deadlock: every live rank is blocked and no message is in flight; " + pending);
+        fail(1, "deadlock: every live rank is blocked (or polls in vain) and no message is in flight; " + pending);
     }
 
-    /** The blocked ranks' pending calls when no slave of this node runs, is runnable or starts; else null. */
+    /**
+     * The pending calls of this node's slaves when each of them is blocked, or has done nothing but
+     * poll in vain for {@link #POLL_DEADLOCK_NS} and polls still; else (a slave starts, runs or may
+     * run) null.
+     */
     private List<String> idlePending() {
-        if (running > 0 || !runnable.isEmpty()) {
-            return null;
-        }
+        long now = clockNs.getAsLong();
         List<String> pending = new ArrayList<>();
         for (SlaveSession s : slaves) {
-            if (s.state == SlaveState.STARTING) {
-                return null;
-            }
             if (s.state.isBlocked()) {
                 pending.add("rank " + s.worldRank + ": " + pendingCall(s));
+            } else if (s.state == SlaveState.STARTING || s.state == SlaveState.RUNNING || s.state == SlaveState.RUNNABLE) {
+                if (!pollsInVain(s, now)) {
+                    return null;
+                }
+                pending.add("rank " + s.worldRank + ": " + describePoll(s));
             }
         }
         return pending;
     }
 
-    /** The call a parked slave waits in: its receives and collectives, or its probe or critical section. */
+    private boolean pollsInVain(SlaveSession s, long now) {
+        return s.pollingOn != null && now - s.pollingSinceNs >= POLL_DEADLOCK_NS
+                && (s.yielded == SlaveSession.Yield.POLL || s.state == SlaveState.RUNNING && now - s.lastPollNs <= SPIN_GAP_NS);
+    }
+
+    /**
+     * The call a parked slave waits in: its receives and collectives, or its probe or critical
+     * section; for a slave that gave its slot up, why.
+     */
     private String pendingCall(SlaveSession s) {
+        if (s.yielded == SlaveSession.Yield.QUANTUM) {
+            return "stopped: ran " + quantumNs / 1_000_000_000.0 + " s without an MPI call while others waited";
+        }
+        if (s.yielded == SlaveSession.Yield.POLL) {
+            return describePoll(s);
+        }
         return s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
+    }
+
+    /** The poll a slave repeats in vain: its test on receives and collectives, or its iProbe. */
+    private String describePoll(SlaveSession s) {
+        SlaveRequest r = s.pollingOn;
+        if (r instanceof SlaveRequest.Collect c) {
+            return "polling (MPI_Test*) " + describeWait(s, c);
+        }
+        return "polling " + describe(r).replace("MPI_Probe", "MPI_Iprobe");
     }
 
     /** The receives and collectives a parked slave waits for. */
@@ -773,6 +938,8 @@ public final class Scheduler {
         long blockedNs = 0;
         long runnableNs = 0;
         long resumes = 0;
+        long pollYields = 0;
+        long preemptions = 0;
         long peakRss = 0;
         for (SlaveSession s : slaves) {
             s.accountUntil(now);
@@ -783,13 +950,16 @@ public final class Scheduler {
             blockedNs += s.blockedNs;
             runnableNs += s.runnableNs;
             resumes += s.resumes;
+            pollYields += s.pollYields;
+            preemptions += s.preemptions;
             peakRss += s.peakRssBytes;
             list.add(new JobStats.Slave(s.worldRank, node, s.pid, s.exitCode, seconds(s.runNs), seconds(s.blockedNs),
-                    seconds(s.runnableNs), s.resumes, s.messagesSent, s.bytesSentInline, s.bytesSentSpilled, s.peakRssBytes));
+                    seconds(s.runnableNs), s.resumes, s.pollYields, s.preemptions, s.messagesSent, s.bytesSentInline,
+                    s.bytesSentSpilled, s.peakRssBytes));
         }
         JobStats.Node thisNode = new JobStats.Node(node, slaves.length, mostAllowed, maxRunning, messages, inline, spilled,
-                spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, peakRss,
-                runningController != null, List.copyOf(nrunningChanges));
+                spillFiles, seconds(runNs), seconds(blockedNs), seconds(runnableNs), resumes, pollYields, preemptions,
+                peakRss, runningController != null, List.copyOf(nrunningChanges));
         JobOutcome o = outcome == null ? JobOutcome.failed(1, "job did not end") : outcome;
         return new JobStats(seconds(now - startNs), o.exitCode(), o.failure(), List.of(thisNode), list, List.of());
     }

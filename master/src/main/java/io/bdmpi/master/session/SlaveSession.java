@@ -3,6 +3,7 @@ package io.bdmpi.master.session;
 import io.bdmpi.master.slaveio.SlaveConnection;
 import io.bdmpi.protocol.SlaveRequest;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +20,14 @@ public final class SlaveSession {
     public interface OpenCollective {
         /** What the slave waits for in it, for reports, e.g. {@code MPI_Barrier() on COMM_WORLD, which ranks [2] have not called}. */
         String describeWait();
+    }
+
+    /** Why a RUNNABLE slave gave its running slot up although it could have gone on. */
+    public enum Yield {
+        /** It polled (a test or iProbe) for something that had not come while others waited for a slot. */
+        POLL,
+        /** It ran longer than the quantum without an MPI call while others waited; it is stopped (SIGSTOP). */
+        QUANTUM
     }
 
     public final int worldRank;
@@ -39,6 +48,16 @@ public final class SlaveSession {
     /** The last request this slave made, for crash reports. */
     public SlaveRequest lastRequest;
     public int exitCode = -1;
+    /** Set while RUNNABLE after giving up a slot it could have kept; null for a slave that was woken or is new. */
+    public Yield yielded;
+    /** The fruitless poll this slave repeats, with no other MPI call since {@link #pollingSinceNs}; null otherwise. */
+    public SlaveRequest pollingOn;
+    public long pollingSinceNs;
+    public long lastPollNs;
+    /** When this slave last made an MPI call or was resumed: its quantum counts from there. */
+    public long lastCallNs;
+    /** Requests that reached the master after the slave was stopped for the quantum, handled once it resumes. */
+    public final ArrayDeque<SlaveRequest> deferred = new ArrayDeque<>();
 
     public long runNs;
     public long blockedNs;
@@ -48,6 +67,8 @@ public final class SlaveSession {
     public long bytesSentInline;
     public long bytesSentSpilled;
     public long peakRssBytes;
+    public long pollYields;
+    public long preemptions;
 
     public SlaveSession(int worldRank, long pid, long nowNs) {
         this(worldRank, worldRank, pid, nowNs);

@@ -6,6 +6,7 @@ package io.bdmpi.master.session;
  *   STARTING  -&gt; RUNNABLE (hello)                   any state -&gt; EXITED (process ended)
  *   RUNNABLE  -&gt; RUNNING  (resumed)
  *   RUNNING   -&gt; RBLOCKED | CBLOCKED | FINALIZED
+ *   RUNNING   -&gt; RUNNABLE (gave its slot up: a poll found nothing, or it ran out its quantum)
  *   RBLOCKED  -&gt; RUNNABLE (a matching message arrived)
  *   CBLOCKED  -&gt; RUNNABLE (the collective completed)
  * </pre>
@@ -33,7 +34,7 @@ public enum SlaveState {
             case RUNNABLE:
                 return to == RUNNING || to == EXITED;
             case RUNNING:
-                return to == RBLOCKED || to == CBLOCKED || to == FINALIZED || to == EXITED;
+                return to == RBLOCKED || to == CBLOCKED || to == FINALIZED || to == RUNNABLE || to == EXITED;
             case RBLOCKED:
             case CBLOCKED:
                 return to == RUNNABLE || to == EXITED;

@@ -28,6 +28,8 @@ public final class WorkDirectory implements AutoCloseable {
     private static final String JANITOR_PERIOD_S = "0.2";
     /** Seconds the janitor gives the slaves (whose watchdogs poll every 0.2 s) to die before it removes the files. */
     private static final String JANITOR_GRACE_S = "0.4";
+    /** The file, in the work directory, of the pids of the slaves of the current run. */
+    private static final String SLAVE_PIDS = "slaves.pids";
     private static final FileAttribute<Set<PosixFilePermission>> PRIVATE =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
@@ -59,18 +61,33 @@ public final class WorkDirectory implements AutoCloseable {
 
     /**
      * Starts a janitor: a tiny shell, in its own session, that removes the directories should this
-     * master die without cleaning up (SIGKILL, OOM killer). It ends by itself once the directories
-     * are gone, and {@link #close()} ends it at once.
+     * master die without cleaning up (SIGKILL, OOM killer). It first continues the slaves named by
+     * {@link #slavesStarted} (a slave stopped for the quantum cannot see its master die), so that
+     * they end themselves. It ends by itself once the directories are gone, and {@link #close()}
+     * ends it at once.
      *
      * @param alsoRemove a shell command the janitor runs after removing the directories (e.g. one
      *                   that removes the job's memory cgroup); may be empty
      */
     public WorkDirectory guardAgainstMasterDeath(String alsoRemove) throws IOException {
         String script = "while kill -0 \"$0\" 2>/dev/null && [ -d \"$1\" ]; do sleep " + JANITOR_PERIOD_S + "; done; "
+                + "[ -f \"$1/" + SLAVE_PIDS + "\" ] && kill -CONT $(cat \"$1/" + SLAVE_PIDS + "\") 2>/dev/null; "
                 + "sleep " + JANITOR_GRACE_S + "; rm -rf -- \"$1\" \"$2\"; " + alsoRemove;
         janitor = DetachedShell.start(script, Long.toString(ProcessHandle.current().pid()), root.toString(),
                 socketDir.toString());
         return this;
+    }
+
+    /**
+     * Names the processes of the slaves just started, for the janitor. A pid that is reused by then
+     * only gets a SIGCONT, which does nothing to a process that runs.
+     */
+    public void slavesStarted(long[] pids) throws IOException {
+        StringBuilder list = new StringBuilder();
+        for (long pid : pids) {
+            list.append(pid).append('\n');
+        }
+        Files.writeString(root.resolve(SLAVE_PIDS), list);
     }
 
     public Path root() {

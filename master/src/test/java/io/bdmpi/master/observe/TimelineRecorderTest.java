@@ -25,12 +25,12 @@ class TimelineRecorderTest {
         int cycles = 5_000; // 3 intervals each: 15 000 records, several 64 KiB buffers
         try (TimelineRecorder t = new TimelineRecorder(spool, 2, 100)) {
             long now = 100;
-            t.transition(0, SlaveState.RUNNABLE, now += 10, () -> "unused");
+            t.transition(0, SlaveState.RUNNABLE, now += 10, () -> null); // woken: no reason
             for (int i = 0; i < cycles; i++) {
                 t.transition(0, SlaveState.RUNNING, now += 10, () -> "unused");
                 int tag = i % 3;
                 t.transition(0, SlaveState.RBLOCKED, now += 10, () -> "receive(tag=" + tag + ")");
-                t.transition(0, SlaveState.RUNNABLE, now += 10, () -> "unused");
+                t.transition(0, SlaveState.RUNNABLE, now += 10, () -> null); // woken: no reason
             }
             t.jobEnded(now += 10);
             assertEquals(2 + 3L * cycles + 1, t.intervals());

@@ -602,4 +602,189 @@ class SchedulerTest {
         assertEquals(List.of(), node.nrunningChanges());
         assertEquals(1, node.running());
     }
+
+    // ---------------------------------------------------------------- polls and the quantum
+
+    private static SlaveRequest.Collect poll(long... ids) {
+        return new SlaveRequest.Collect(ids, 0, false);
+    }
+
+    private static List<MasterReply.Completion> deliveries(MasterReply reply) {
+        return assertInstanceOf(MasterReply.Deliveries.class, reply).deliveries();
+    }
+
+    private JobStats stats() {
+        java.util.concurrent.CompletableFuture<JobStats> f = new java.util.concurrent.CompletableFuture<>();
+        scheduler.onEvent(new MasterEvent.StatsRequested(f));
+        return f.getNow(null);
+    }
+
+    @Test
+    void aPollThatFindsNothingGivesTheSlotToTheSlaveThatWaitsAndIsAnsweredAfreshWhenItResumes() {
+        start(2, 1);
+        conns[0].take();
+        request(0, new SlaveRequest.PostRecv(7, Protocol.COMM_WORLD_ID, 1, 5));
+        request(0, poll(7));
+        batchEnd();
+        assertTrue(conns[0].replies.isEmpty(), "the poller is not answered while it waits for a slot");
+        assertEquals(SlaveState.RUNNABLE, slaves[0].state);
+        assertEquals(SlaveState.RUNNING, slaves[1].state, "rank 1 gets the slot");
+        conns[1].take();
+
+        request(1, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 5, bytes(42)));
+        request(1, new SlaveRequest.Finalize(0));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+        List<MasterReply.Completion> got = deliveries(conns[0].take());
+        assertEquals(1, got.size(), "the reply says what is there when the poller resumes: the message");
+        assertEquals(7, assertInstanceOf(MasterReply.Delivery.class, got.get(0)).requestId());
+        assertEquals(1, stats().slaves().get(0).pollYields());
+    }
+
+    @Test
+    void aPollIsAnsweredAtOnceWhenNobodyWaitsForASlot() {
+        start(2, 2);
+        conns[0].take();
+        request(0, new SlaveRequest.PostRecv(7, Protocol.COMM_WORLD_ID, 1, 5));
+        request(0, poll(7));
+        assertEquals(List.of(), deliveries(conns[0].take()));
+        request(0, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 1, 5, false));
+        assertEquals(MasterReply.ProbeResult.NONE, conns[0].take());
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+        assertEquals(0, stats().slaves().get(0).pollYields());
+    }
+
+    @Test
+    void slavesThatGaveTheirSlotUpResumeOnlyAfterTheRunnableOnes() {
+        start(3, 1);
+        conns[0].take();
+        request(0, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 2, 1, false));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[1].state);
+        conns[1].take();
+        collective(1, 10, Protocol.COMM_WORLD_ID, CollectiveKind.BARRIER, 0, empty());
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[2].state, "rank 2, runnable since hello, goes before the poller");
+        assertEquals(SlaveState.RUNNABLE, slaves[0].state);
+        conns[2].take();
+        request(2, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 0, 1, bytes(3)));
+        request(2, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 1, 1, false));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[0].state, "its message came: the poller is runnable again, and first");
+        MasterReply.ProbeResult probe = assertInstanceOf(MasterReply.ProbeResult.class, conns[0].take());
+        assertTrue(probe.found());
+        assertEquals(2, probe.source());
+    }
+
+    @Test
+    void everyRankPollingInVainForLongIsADeadlockButNotSooner() {
+        start(2, 1);
+        conns[0].take();
+        for (int i = 0; outcome == null && i < 200; i++) {
+            int rank = i % 2;
+            request(rank, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 1 - rank, 9, false));
+            batchEnd();
+            conns[1 - rank].replies.clear();
+            if (i == 10) {
+                assertNull(outcome, "a few polls are no deadlock");
+            }
+            now += 100_000_000L;
+        }
+        assertNotNull(outcome, "every rank polls for a message nobody sends");
+        assertTrue(outcome.failure().contains("deadlock") && outcome.failure().contains("polling MPI_Iprobe(source=1, tag=9"),
+                outcome.failure());
+        assertTrue(now >= Scheduler.POLL_DEADLOCK_NS, "reported after " + now + " ns");
+    }
+
+    @Test
+    void aRankThatComputesBetweenPollsIsNoDeadlock() {
+        start(2, 2);
+        conns[0].take();
+        conns[1].take();
+        request(1, new SlaveRequest.PostRecv(1, Protocol.COMM_WORLD_ID, 0, 1));
+        request(1, new SlaveRequest.Collect(new long[] {1}, 1, true));
+        for (int i = 0; i < 30; i++) {
+            request(0, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 1, 9, false));
+            batchEnd();
+            now += 2 * Scheduler.SPIN_GAP_NS; // it computes between polls
+        }
+        request(0, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 1, 9, false));
+        now += 2 * Scheduler.SPIN_GAP_NS;
+        batchEnd();
+        assertNull(outcome);
+    }
+
+    /** Signals as the scheduler sends them. */
+    private final List<String> signalsSent = new ArrayList<>();
+    private final io.bdmpi.master.slaveio.ProcessSignals recordingSignals = new io.bdmpi.master.slaveio.ProcessSignals() {
+        @Override
+        public void stop(long pid) {
+            signalsSent.add("STOP " + pid);
+        }
+
+        @Override
+        public void resume(long pid) {
+            signalsSent.add("CONT " + pid);
+        }
+    };
+
+    @Test
+    void aSlaveThatRunsPastTheQuantumWhileOthersWaitIsStoppedAndContinuedLater() {
+        start(2, 1);
+        scheduler.preemptAfter(5_000_000_000L, recordingSignals);
+        conns[0].take();
+        now += 4_000_000_000L;
+        scheduler.onEvent(new MasterEvent.Tick());
+        batchEnd();
+        assertEquals(List.of(), signalsSent, "within its quantum");
+        now += 2_000_000_000L;
+        scheduler.onEvent(new MasterEvent.Tick());
+        // Sent just before the stop landed: kept until rank 0 runs again.
+        request(0, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 1, 3, bytes(8)));
+        batchEnd();
+        assertEquals(List.of("STOP 1000"), signalsSent);
+        assertEquals(SlaveState.RUNNABLE, slaves[0].state);
+        assertEquals(SlaveState.RUNNING, slaves[1].state);
+        conns[1].take();
+
+        request(1, new SlaveRequest.PostRecv(4, Protocol.COMM_WORLD_ID, 0, 3));
+        request(1, new SlaveRequest.Collect(new long[] {4}, 1, true));
+        batchEnd();
+        assertEquals(List.of("STOP 1000", "CONT 1000"), signalsSent);
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+        assertTrue(conns[0].replies.isEmpty(), "a continued slave gets no reply: it asked for nothing");
+        assertEquals(SlaveState.RUNNABLE, slaves[1].state, "the send kept during the stop reached rank 1");
+
+        now += 6_000_000_000L;
+        scheduler.onEvent(new MasterEvent.Tick());
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[1].state, "rank 0 ran past its quantum again while rank 1 waited");
+        assertEquals(2, stats().slaves().get(0).preemptions());
+        assertEquals(2, stats().nodes().get(0).preemptions());
+    }
+
+    @Test
+    void noSlaveIsStoppedWhenNobodyWaitsForASlot() {
+        start(2, 2);
+        scheduler.preemptAfter(1_000_000_000L, recordingSignals);
+        now += 10_000_000_000L;
+        scheduler.onEvent(new MasterEvent.Tick());
+        batchEnd();
+        assertEquals(List.of(), signalsSent);
+        assertEquals(2, runningCount());
+    }
+
+    @Test
+    void slavesThatExitZeroWithoutEverCallingInitAreASuccessfulJob() {
+        slaves = new SlaveSession[] {new SlaveSession(0, 1000, 0), new SlaveSession(1, 1001, 0)};
+        conns = new RecordingConnection[] {new RecordingConnection(), new RecordingConnection()};
+        scheduler = new Scheduler(slaves, 1, ResumePolicy.FIFO, () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
+        scheduler.onEvent(new MasterEvent.ProcessExited(0, 0));
+        batchEnd();
+        assertNull(outcome);
+        scheduler.onEvent(new MasterEvent.ProcessExited(1, 0));
+        assertNotNull(outcome);
+        assertEquals(0, outcome.exitCode(), String.valueOf(outcome.failure()));
+    }
 }

@@ -13,10 +13,11 @@ import java.util.List;
  * <pre>
  * {"wallTimeSeconds": d,
  *  "nodes":  [{"node","slaves","running","maxRunning","messages","bytesInline","bytesSpilled","spillFiles",
+ *              "runSeconds","blockedSeconds","runnableSeconds","resumes","pollYields","preemptions","peakRssBytes",
  *              "runningAuto","nrunningChanges":[{"timeSeconds","from","to","budgetBytes","restBytes",
  *              "perRunningSlaveBytes","requiredBytes","reason"}]}],
  *  "slaves": [{"rank","node","pid","exitCode","runSeconds","blockedSeconds","runnableSeconds","resumes",
- *              "messagesSent","bytesSentInline","bytesSentSpilled","peakRssBytes"}]}
+ *              "pollYields","preemptions","messagesSent","bytesSentInline","bytesSentSpilled","peakRssBytes"}]}
  * </pre>
  * Every documented field is required (a missing one fails the parse, so a schema drift is caught);
  * extra fields are allowed.
@@ -37,8 +38,8 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Node(int node, int slaves, int running, int maxRunning, long messages, long bytesInline,
                        long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
-                       double runnableSeconds, long resumes, long peakRssBytes, boolean runningAuto,
-                       List<NrunningChange> nrunningChanges) {
+                       double runnableSeconds, long resumes, long pollYields, long preemptions, long peakRssBytes,
+                       boolean runningAuto, List<NrunningChange> nrunningChanges) {
     }
 
     /** A change of the count of slaves allowed to run at once under -nr auto. */
@@ -50,8 +51,8 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
     /** One slave (rank). Times are seconds spent in each state. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Slave(int rank, int node, long pid, int exitCode, double runSeconds, double blockedSeconds,
-                        double runnableSeconds, long resumes, long messagesSent, long bytesSentInline,
-                        long bytesSentSpilled, long peakRssBytes) {
+                        double runnableSeconds, long resumes, long pollYields, long preemptions, long messagesSent,
+                        long bytesSentInline, long bytesSentSpilled, long peakRssBytes) {
     }
 
     /** A roll-back to a checkpoint ({@code --recover}). */
