@@ -13,13 +13,15 @@ import java.nio.file.Path;
  * a flag (a file) that only another rank sets, after its own {@code MPI.Init}. At {@code -nr 1} the
  * other rank can only get there if the master takes the slot from the spinner (the quantum); the
  * spinner gives up after {@code timeoutSeconds} and fails. With mode {@code abort}, the other rank
- * aborts the job (error code 7) instead, which must end it although the spinner never calls MPI.
+ * aborts the job (error code 7) instead, which must end it although the spinner never calls MPI;
+ * with mode {@code hold} it says {@code Spinner set the flag} and sleeps for the timeout, so that
+ * a test can kill the job while the spinner is stopped.
  *
- * <p>Args: {@code flagDir mode(barrier|abort) timeoutSeconds}.
+ * <p>Args: {@code flagDir mode(barrier|abort|hold) timeoutSeconds}.
  */
 public final class Spinner {
 
-    public static void main(String[] args) throws MPIException, IOException {
+    public static void main(String[] args) throws MPIException, IOException, InterruptedException {
         MPI.Init(args);
         Path dir = Path.of(args[0]);
         boolean abort = args[1].equals("abort");
@@ -45,6 +47,10 @@ public final class Spinner {
             Files.createFile(dir.resolve("flag"));
             if (abort) {
                 MPI.COMM_WORLD.abort(7);
+            }
+            if (args[1].equals("hold")) {
+                System.out.println("Spinner set the flag");
+                Thread.sleep(timeoutNs / 1_000_000);
             }
         }
         MPI.COMM_WORLD.barrier();

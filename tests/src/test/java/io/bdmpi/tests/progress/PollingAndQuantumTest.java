@@ -65,6 +65,18 @@ class PollingAndQuantumTest {
         Expect.that(r, !r.stderrContaining("aborted the job \\(error code 7\\)").isEmpty(), "bdmpiexec says who aborted");
     }
 
+    /**
+     * SIGKILL of bdmpiexec while the spinner is stopped (the other rank has its slot for the next
+     * second): the stopped slave cannot see its master die, so the janitor continues it, and it ends
+     * like the others. The runner fails the test on any process or file left behind.
+     */
+    @Test
+    void aStoppedSlaveEndsWhenItsMasterIsKilled(@TempDir Path flags) {
+        JobResult r = JobRunner.job(Spinner.class).ranks(2).running(1).options("--quantum", "1")
+                .args(flags, "hold", 30).signalWhenStdoutHas("Spinner set the flag", JobRunner.Signal.KILL).run();
+        Expect.that(r, r.exitCode() == 128 + 9, "bdmpiexec should have died of SIGKILL, exit code " + r.exitCode());
+    }
+
     @Test
     void ranksThatOnlyPollForWhatNobodySendsAreADeadlock() {
         JobResult r = JobRunner.job(PollForever.class).ranks(3).running(1).timeout(Duration.ofSeconds(60)).run();
