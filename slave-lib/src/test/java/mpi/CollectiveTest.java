@@ -35,11 +35,6 @@ class CollectiveTest extends WithMaster {
         return a;
     }
 
-    private static void assertError(int errorClass, Executable call) {
-        MPIException e = assertThrows(MPIException.class, call);
-        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
-    }
-
     // ---------------------------------------------------------------- barrier and bcast
 
     @Test

@@ -19,11 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ReduceLocalTest extends WithMaster {
 
-    private static void assertError(int errorClass, Executable call) {
-        MPIException e = assertThrows(MPIException.class, call);
-        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
-    }
-
     @Test
     void shouldCombineIntegersAsJavaDoesWithoutTheMaster() throws Exception {
         int[] sum = {10, 20, 30};
