@@ -23,8 +23,8 @@ import java.util.stream.IntStream;
  * A communicator: point-to-point calls, collectives, and its error handler.
  *
  * <p>Every send is buffered by the master, so {@code send}, {@code bSend}, {@code sSend} and
- * {@code rSend} are the same call: each returns as soon as the master owns the message, and a
- * nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
+ * {@code rSend} are the same call (but for the attached space a {@code bSend} needs): each returns
+ * as soon as the master owns the message, and a nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
  * collective) parks this rank until the master wakes it, so the node's other ranks can run.
  *
  * <p>Collectives hand the master this rank's part and park until the result is there; the master
@@ -166,11 +166,7 @@ public class Comm implements Freeable, Cloneable {
     /** As {@link #dup()}, with an error wrapped in a RuntimeException, as Open MPI's clone. */
     @Override
     public Comm clone() {
-        try {
-            return dup();
-        } catch (MPIException e) {
-            throw new RuntimeException(e.getMessage(), e);
-        }
+        return Errors.unchecked(this::dup);
     }
 
     /**
@@ -288,7 +284,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #send}: every send is buffered by the master.
+     * As {@link #send} (every send is buffered by the master), with MPI's rule on buffered-send
+     * space: it needs a buffer attached by {@code MPI.attachBuffer} of at least the message's bytes
+     * plus {@code MPI.BSEND_OVERHEAD}, else it is an {@code MPI.ERR_BUFFER} error. The space is
+     * free again when the call returns.
      *
      * @param buf the items to send: an array or a Buffer, used from its start
      * @param count the number of items to send
@@ -346,7 +345,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #iSend}.
+     * As {@link #iSend}, needing attached space as {@link #bSend} does.
      *
      * @param buf the items to send: a direct Buffer, used from its start
      * @param count the number of items to send

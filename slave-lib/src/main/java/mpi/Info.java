@@ -151,11 +151,7 @@ public final class Info implements Freeable, Cloneable {
      */
     @Override
     public Info clone() {
-        try {
-            return dup();
-        } catch (MPIException e) {
-            throw new RuntimeException(e.getMessage(), e);
-        }
+        return Errors.unchecked(this::dup);
     }
 
     /**

@@ -58,15 +58,7 @@ public final class Prequest extends Request {
     public static void startAll(Prequest[] requests) throws MPIException {
         String call = "MPI_Startall";
         Session.enter(call);
-        if (requests == null) {
-            throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST, call + ": null request array"));
-        }
-        for (int i = 0; i < requests.length; i++) {
-            if (requests[i] == null) {
-                throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST,
-                        call + ": element " + i + " of the request array is null"));
-            }
-        }
+        checkElements(call, requests);
         for (Prequest r : requests) {
             r.start();
         }

@@ -602,14 +602,15 @@ public class Request implements Freeable {
         return out;
     }
 
-    private static void checkElements(String call, Request[] requests) throws MPIException {
+    /** Refuses a null array or element (an error of COMM_WORLD's handler). */
+    static void checkElements(String call, Request[] requests) throws MPIException {
         if (requests == null) {
             throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST, call + ": null request array"));
         }
         for (int i = 0; i < requests.length; i++) {
             if (requests[i] == null) {
-                throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST,
-                        call + ": element " + i + " of the request array is null; use MPI.REQUEST_NULL"));
+                throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST, call + ": element " + i
+                        + " of the request array is null" + (requests instanceof Prequest[] ? "" : "; use MPI.REQUEST_NULL")));
             }
         }
     }

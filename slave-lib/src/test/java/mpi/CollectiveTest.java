@@ -8,7 +8,6 @@ import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.SlaveRequest;
 import mpi.FakeMaster.Contribution;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;

@@ -4,7 +4,6 @@ import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.SlaveRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
