@@ -12,13 +12,19 @@ import java.io.IOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * A communicator: point-to-point calls, collectives, and its error handler.
  *
  * <p>Every send is buffered by the master, so {@code send}, {@code bSend}, {@code sSend} and
- * {@code rSend} are the same call: each returns as soon as the master owns the message, and a
- * nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
+ * {@code rSend} are the same call (but for the attached space a {@code bSend} needs): each returns
+ * as soon as the master owns the message, and a nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
  * collective) parks this rank until the master wakes it, so the node's other ranks can run.
  *
  * <p>Collectives hand the master this rank's part and park until the result is there; the master
@@ -152,17 +158,15 @@ public class Comm implements Freeable, Cloneable {
             throw handle(e);
         }
         // A dup is the split in which every member has the same colour and keeps its rank.
-        return derive(call, rt, 0, rank, "DUP");
+        Intracomm c = derive(call, rt, 0, rank, "DUP", knownWorldRanks(rt));
+        c.inheritFrom(this);
+        return c;
     }
 
     /** As {@link #dup()}, with an error wrapped in a RuntimeException, as Open MPI's clone. */
     @Override
     public Comm clone() {
-        try {
-            return dup();
-        } catch (MPIException e) {
-            throw new RuntimeException(e.getMessage(), e);
-        }
+        return Errors.unchecked(this::dup);
     }
 
     /**
@@ -227,7 +231,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Names the communicator, for messages.
+     * Names the communicator, for messages; a name is cut to {@code MPI.MAX_OBJECT_NAME - 1} characters.
      *
      * @param name the new name
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
@@ -237,7 +241,7 @@ public class Comm implements Freeable, Cloneable {
         if (name == null) {
             throw handle(MPIException.of(MPI.ERR_ARG, "MPI_Comm_set_name: null name"));
         }
-        this.name = name;
+        this.name = name.length() < MPI.MAX_OBJECT_NAME ? name : name.substring(0, MPI.MAX_OBJECT_NAME - 1);
     }
 
     /**
@@ -280,7 +284,10 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #send}: every send is buffered by the master.
+     * As {@link #send} (every send is buffered by the master), with MPI's rule on buffered-send
+     * space: it needs a buffer attached by {@code MPI.attachBuffer} of at least the message's bytes
+     * plus {@code MPI.BSEND_OVERHEAD}, else it is an {@code MPI.ERR_BUFFER} error. The space is
+     * free again when the call returns.
      *
      * @param buf the items to send: an array or a Buffer, used from its start
      * @param count the number of items to send
@@ -290,7 +297,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        send("MPI_Bsend", buf, count, type, dest, tag);
+        bufferedSend("MPI_Bsend", buf, count, type, dest, tag);
     }
 
     /**
@@ -338,7 +345,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #iSend}.
+     * As {@link #iSend}, needing attached space as {@link #bSend} does.
      *
      * @param buf the items to send: a direct Buffer, used from its start
      * @param count the number of items to send
@@ -349,7 +356,10 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSend("MPI_Ibsend", buf, count, type, dest, tag);
+        enter("MPI_Ibsend");
+        requireDirect(buf);
+        bufferedSend("MPI_Ibsend", buf, count, type, dest, tag);
+        return Request.completedSend();
     }
 
     /**
@@ -442,7 +452,10 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        String call = "MPI_Irecv";
+        return iRecv("MPI_Irecv", buf, count, type, source, tag);
+    }
+
+    private Request iRecv(String call, Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         SlaveRuntime rt = enter(call);
         requireDirect(buf);
         checkRecv(call, rt, buf, count, type, source, tag);
@@ -529,7 +542,7 @@ public class Comm implements Freeable, Cloneable {
         return probe("MPI_Iprobe", source, tag, false);
     }
 
-    private Status probe(String call, int source, int tag, boolean block) throws MPIException {
+    final Status probe(String call, int source, int tag, boolean block) throws MPIException {
         SlaveRuntime rt = enter(call);
         try {
             checkRank(call, rt, source, true);
@@ -1668,10 +1681,13 @@ public class Comm implements Freeable, Cloneable {
      * Splits this communicator at the master (collective), waiting (parked) until every member has
      * called it.
      *
+     * @param members the new communicator's members' COMM_WORLD ranks in rank order when the
+     *                caller knows them; null to gather them on the new communicator (a collective of its members)
      * @return the new communicator, which inherits the error handler; a null one for
      *         {@code MPI.UNDEFINED}
      */
-    final Intracomm derive(String call, SlaveRuntime rt, int colour, int key, String how) throws MPIException {
+    final Intracomm derive(String call, SlaveRuntime rt, int colour, int key, String how, int[] members)
+            throws MPIException {
         if (colour < 0 && colour != MPI.UNDEFINED) {
             throw handle(MPIException.of(MPI.ERR_ARG, call + ": invalid colour " + colour
                     + " (valid: 0 or more, or MPI.UNDEFINED)"));
@@ -1687,6 +1703,7 @@ public class Comm implements Freeable, Cloneable {
         }
         Intracomm c = new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " " + how + " FROM " + name);
         ((Comm) c).errhandler = errhandler;
+        ((Comm) c).worldRanks = members != null ? members : ((Comm) c).gatherWorldRanks(call, rt);
         return c;
     }
 
@@ -1892,10 +1909,395 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    private static void requireDirect(Buffer buf) {
+    static void requireDirect(Buffer buf) {
         if (buf != null && !buf.isDirect()) {
             throw new IllegalArgumentException("The buffer must be direct.");
         }
+    }
+
+    // ---------------------------------------------------------------- groups, attributes, info, persistent requests
+    // The logic is in Group, Attributes, Info, Prequest and BsendSpace; these delegate.
+
+    /** Split type of {@link Intracomm#splitType}: the processes of one node, which can share memory. */
+    public static final int TYPE_SHARED = 0;
+
+    /** The members' COMM_WORLD ranks in rank order (set at creation); null where this rank cannot know them. */
+    private volatile int[] worldRanks;
+    /** Cached attributes; made on first use, as COMM_WORLD's differ. */
+    private volatile Attributes attributes;
+    /** Hints given by setInfo or dupWithInfo, or inherited by dup. */
+    private volatile Map<String, String> hints = Map.of();
+    /** The request of the iDup that made this communicator; null otherwise. */
+    private volatile Request creation;
+
+    /**
+     * The group of this communicator's processes, in rank order (a new group, for the caller to free).
+     *
+     * @return the group
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} ERR_UNSUPPORTED_OPERATION on
+     *                      {@code BDMPI.COMM_CWORLD} and {@code BDMPI.COMM_NODE}, whose members a rank does not know
+     */
+    public final Group getGroup() throws MPIException {
+        String call = "MPI_Comm_group";
+        return new Group(worldRanks(call, enter(call)).clone());
+    }
+
+    /**
+     * As {@link #dup()}: here the duplicate is made (collectively, parked until every member has
+     * called) before iDup returns, and {@link #getRequest()} of the result is already complete.
+     *
+     * @return the new communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public Comm iDup() throws MPIException {
+        Comm c = dup();
+        c.creation = Request.completedSend();
+        return c;
+    }
+
+    /**
+     * The request of the {@link #iDup()} that made this communicator, to wait for.
+     *
+     * @return the request; a null one for a communicator not made by iDup
+     */
+    public final Request getRequest() {
+        Request r = creation;
+        return r != null ? r : Request.nullRequest();
+    }
+
+    /**
+     * As {@link #dup()}, with the hints of {@code info} instead of this communicator's.
+     *
+     * @param info the hints, or {@code MPI.INFO_NULL}
+     * @return the new communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public Comm dupWithInfo(Info info) throws MPIException {
+        Map<String, String> given = Info.hintsOf("MPI_Comm_dup_with_info", info);
+        Comm c = dup();
+        c.hints = given;
+        return c;
+    }
+
+    /**
+     * Sets hints on the communicator: each key given replaces its value. bdmpi acts on none; {@link #getInfo()} reports them.
+     *
+     * @param info the hints, or {@code MPI.INFO_NULL}
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final void setInfo(Info info) throws MPIException {
+        String call = "MPI_Comm_set_info";
+        enter(call);
+        Map<String, String> merged = new LinkedHashMap<>(hints);
+        merged.putAll(Info.hintsOf(call, info));
+        hints = Map.copyOf(merged);
+    }
+
+    /**
+     * The communicator's hints, as set or inherited.
+     *
+     * @return a new info object, for the caller to free
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Info getInfo() throws MPIException {
+        enter("MPI_Comm_get_info");
+        return Info.withHints(hints);
+    }
+
+    /**
+     * Runs the communicator's error handler on {@code errorCode}: under {@code MPI.ERRORS_ARE_FATAL}
+     * (or {@code ERRORS_ABORT}) the job ends; under {@code MPI.ERRORS_RETURN} nothing happens and,
+     * as in Open MPI, no exception is thrown.
+     *
+     * @param errorCode the error code, an {@code MPI.ERR_*} class here
+     * @throws MPIException never here; declared as in Open MPI
+     */
+    public void callErrhandler(int errorCode) throws MPIException {
+        handle(MPIException.of(errorCode, "MPI_Comm_call_errhandler: error code " + errorCode + " on " + name));
+    }
+
+    /**
+     * The communicator's topology: none here.
+     *
+     * @return {@code MPI.UNDEFINED}
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final int getTopology() throws MPIException {
+        enter("MPI_Topo_test");
+        return MPI.UNDEFINED;
+    }
+
+    /**
+     * A new keyval for communicator attributes.
+     *
+     * @return the keyval
+     * @throws MPIException if MPI is not running
+     */
+    public static int createKeyval() throws MPIException {
+        return Attributes.createKeyval(Attributes.Kind.COMM, "MPI_Comm_create_keyval");
+    }
+
+    /**
+     * Frees a keyval made by {@link #createKeyval()}; attributes cached with it stay until deleted.
+     *
+     * @param keyval the keyval
+     * @throws MPIException if MPI is not running; ERR_KEYVAL for a predefined or invalid keyval under
+     *                      {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD}
+     */
+    public static void freeKeyval(int keyval) throws MPIException {
+        Attributes.freeKeyval(Attributes.Kind.COMM, keyval, "MPI_Comm_free_keyval");
+    }
+
+    /**
+     * Caches a copy of {@code value} (serialized now) on the communicator under {@code keyval}; {@link #dup()} copies it.
+     *
+     * @param keyval a keyval from {@link #createKeyval()}
+     * @param value a Serializable value
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} ERR_KEYVAL for a predefined or
+     *                      invalid keyval, ERR_ARG for a value that cannot be serialized
+     */
+    public final void setAttr(int keyval, Object value) throws MPIException {
+        String call = "MPI_Comm_set_attr";
+        enter(call);
+        try {
+            attributes().set(call, keyval, value);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    /**
+     * A fresh copy of the value cached under {@code keyval}. On {@code MPI.COMM_WORLD} (and, but for
+     * {@code MPI.LASTUSEDCODE}, its dups) the predefined keys give Open MPI's values:
+     * {@code MPI.TAG_UB} the largest tag, {@code MPI.HOST} {@code MPI.PROC_NULL}, {@code MPI.IO}
+     * {@code MPI.ANY_SOURCE}, {@code MPI.WTIME_IS_GLOBAL} {@code Boolean.FALSE}, {@code MPI.APPNUM} 0,
+     * {@code MPI.LASTUSEDCODE} {@code MPI.ERR_LASTCODE}, {@code MPI.UNIVERSE_SIZE} the number of ranks.
+     *
+     * @param keyval a keyval from {@link #createKeyval()}, or a predefined key
+     * @return the value, or null when none is cached
+     * @throws MPIException if MPI is not running; ERR_KEYVAL for an invalid keyval under {@code MPI.ERRORS_RETURN}
+     */
+    public final Object getAttr(int keyval) throws MPIException {
+        String call = "MPI_Comm_get_attr";
+        SlaveRuntime rt = enter(call);
+        try {
+            return attributes().get(call, rt, keyval);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    /**
+     * Removes the value cached under {@code keyval}.
+     *
+     * @param keyval a keyval from {@link #createKeyval()}
+     * @throws MPIException if MPI is not running; ERR_KEYVAL for a predefined or invalid keyval under
+     *                      {@code MPI.ERRORS_RETURN}
+     */
+    public final void deleteAttr(int keyval) throws MPIException {
+        String call = "MPI_Comm_delete_attr";
+        enter(call);
+        try {
+            attributes().delete(call, keyval);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+    }
+
+    /**
+     * A persistent standard send: each {@link Prequest#start()} sends, as {@link #iSend}, the buffer's contents then.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return the inactive request
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInit("MPI_Send_init", false, buf, count, type, dest, tag);
+    }
+
+    /**
+     * A persistent buffered send: as {@link #sendInit}, and each start needs attached space as {@link #bSend} does.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return the inactive request
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInit("MPI_Bsend_init", true, buf, count, type, dest, tag);
+    }
+
+    /**
+     * A persistent synchronous send: as {@link #sendInit}, since the master buffers every send.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return the inactive request
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInit("MPI_Ssend_init", false, buf, count, type, dest, tag);
+    }
+
+    /**
+     * A persistent ready send: as {@link #sendInit}, since the master buffers every send.
+     *
+     * @param buf the items to send: a direct Buffer, used from its start
+     * @param count the number of items to send
+     * @param type the datatype of the items
+     * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
+     * @param tag the message's tag (0 or more)
+     * @return the inactive request
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInit("MPI_Rsend_init", false, buf, count, type, dest, tag);
+    }
+
+    /**
+     * A persistent receive: each {@link Prequest#start()} posts a receive, as {@link #iRecv}, that fills the buffer.
+     *
+     * @param buf where each message lands: a direct Buffer, used from its start
+     * @param count the number of items {@code buf} can take
+     * @param type the datatype of the items
+     * @param source the sender's rank to match, {@code MPI.ANY_SOURCE}, or {@code MPI.PROC_NULL}
+     * @param tag the tag to match, or {@code MPI.ANY_TAG}
+     * @return the inactive request
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        String call = "MPI_Recv_init";
+        SlaveRuntime rt = enter(call);
+        requireDirect(buf);
+        checkRecv(call, rt, buf, count, type, source, tag);
+        return new Prequest(this, () -> iRecv("MPI_Start", buf, count, type, source, tag));
+    }
+
+    private Prequest sendInit(String call, boolean buffered, Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        SlaveRuntime rt = enter(call);
+        requireDirect(buf);
+        try {
+            checkSend(call, rt, buf, count, type, dest, tag);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
+        return new Prequest(this, () -> {
+            if (buffered) {
+                bufferedSend("MPI_Start", buf, count, type, dest, tag);
+                return Request.completedSend();
+            }
+            return iSend("MPI_Start", buf, count, type, dest, tag);
+        });
+    }
+
+    /** A send that needs attached space, as MPI's buffered sends do (see {@link BsendSpace}). */
+    private void bufferedSend(String call, Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        enter(call);
+        if (dest != MPI.PROC_NULL && type != null) {
+            try {
+                BsendSpace.check(call, count, type);
+            } catch (MPIException e) {
+                throw handle(e);
+            }
+        }
+        send(call, buf, count, type, dest, tag);
+    }
+
+    /**
+     * The new communicator of {@link Intracomm#create(Group)} (collective over this one): a split
+     * in which the members of {@code group} share a colour (its lowest COMM_WORLD rank, so that
+     * disjoint groups passed by different processes make different communicators) and are ranked
+     * by their rank in it; the others get a null communicator.
+     */
+    final Intracomm create(String call, SlaveRuntime rt, Group group) throws MPIException {
+        Group.check(call, group);
+        int[] members = group.worldRanks();
+        int[] mine = knownWorldRanks(rt);
+        if (mine != null) {
+            Set<Integer> here = new HashSet<>();
+            for (int r : mine) {
+                here.add(r);
+            }
+            for (int r : members) {
+                if (!here.contains(r)) {
+                    throw handle(MPIException.of(MPI.ERR_GROUP, call + ": the group holds COMM_WORLD rank " + r
+                            + ", which is not in " + name));
+                }
+            }
+        }
+        int key = group.indexOf(rt.environment().worldRank());
+        int colour = key == MPI.UNDEFINED ? MPI.UNDEFINED : Arrays.stream(members).min().getAsInt();
+        return derive(call, rt, colour, Math.max(key, 0), "CREATE", members.clone());
+    }
+
+    /** Takes over what a {@code dup} of {@code parent} inherits: its attributes and hints. */
+    final void inheritFrom(Comm parent) {
+        attributes = parent.attributes().copyForDup();
+        hints = parent.hints;
+    }
+
+    /** Sets the hints of a new communicator. */
+    final void setHints(Map<String, String> given) {
+        hints = given;
+    }
+
+    private Attributes attributes() {
+        Attributes a = attributes;
+        if (a == null) {
+            synchronized (this) {
+                a = attributes;
+                if (a == null) {
+                    a = commId == Protocol.COMM_WORLD_ID ? Attributes.forWorld() : Attributes.forComm();
+                    attributes = a;
+                }
+            }
+        }
+        return a;
+    }
+
+    /** The members' COMM_WORLD ranks, or an unsupported-operation error (through this communicator's handler). */
+    private int[] worldRanks(String call, SlaveRuntime rt) throws MPIException {
+        int[] r = knownWorldRanks(rt);
+        if (r == null) {
+            throw handle(MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + " is not supported on " + name
+                    + ": a rank does not know which ranks it holds; use the group of a dup of it"));
+        }
+        return r;
+    }
+
+    /** The members' COMM_WORLD ranks when this rank knows them: COMM_WORLD, COMM_SELF, communicators made here. */
+    private int[] knownWorldRanks(SlaveRuntime rt) {
+        if (commId == Protocol.COMM_WORLD_ID) {
+            return IntStream.range(0, rt.environment().worldSize()).toArray();
+        }
+        if (commId == Protocol.COMM_SELF_ID) {
+            return new int[] {rt.environment().worldRank()};
+        }
+        return worldRanks;
+    }
+
+    /** Every member's COMM_WORLD rank, gathered on this new communicator (collective over it). */
+    private int[] gatherWorldRanks(String call, SlaveRuntime rt) throws MPIException {
+        int[] all = new int[size(call, rt)];
+        int[] me = {rt.environment().worldRank()};
+        runCollective(call, rt, b -> b.allGather(me, 1, MPI.INT, all, 1, MPI.INT));
+        return all;
     }
 
     @Override

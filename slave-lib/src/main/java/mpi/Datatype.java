@@ -1,6 +1,7 @@
 package mpi;
 
 import io.bdmpi.protocol.ElementType;
+import io.bdmpi.slave.SlaveRuntime;
 
 /**
  * An MPI datatype. Each has a Java element type, its "base" (int for {@code MPI.INT}), that a
@@ -414,6 +415,85 @@ public final class Datatype implements Freeable {
      */
     public boolean isNull() {
         return freed;
+    }
+
+    // ---------------------------------------------------------------- attributes (see Attributes)
+
+    /** Cached attributes; errors of the calls on them go to COMM_WORLD's handler. */
+    private final Attributes attributes = Attributes.forType();
+
+    /**
+     * A new keyval for datatype attributes (invalid on communicators).
+     *
+     * @return the keyval
+     * @throws MPIException if MPI is not running
+     */
+    public static int createKeyval() throws MPIException {
+        return Attributes.createKeyval(Attributes.Kind.TYPE, "MPI_Type_create_keyval");
+    }
+
+    /**
+     * Frees a keyval made by {@link #createKeyval()}; attributes cached with it stay until deleted.
+     *
+     * @param keyval the keyval
+     * @throws MPIException if MPI is not running; ERR_KEYVAL for an invalid keyval under
+     *                      {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD}
+     */
+    public static void freeKeyval(int keyval) throws MPIException {
+        Attributes.freeKeyval(Attributes.Kind.TYPE, keyval, "MPI_Type_free_keyval");
+    }
+
+    /**
+     * Caches a copy of {@code value} (serialized now) on the type under {@code keyval}.
+     *
+     * @param keyval a keyval from {@link #createKeyval()}
+     * @param value a Serializable value
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD},
+     *                      ERR_KEYVAL for an invalid keyval, ERR_ARG for a value that cannot be serialized
+     */
+    public void setAttr(int keyval, Object value) throws MPIException {
+        String call = "MPI_Type_set_attr";
+        Session.enter(call);
+        try {
+            attributes.set(call, keyval, value);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.handle(e);
+        }
+    }
+
+    /**
+     * A fresh copy of the value cached under {@code keyval}.
+     *
+     * @param keyval a keyval from {@link #createKeyval()}
+     * @return the value, or null when none is cached
+     * @throws MPIException if MPI is not running; ERR_KEYVAL for an invalid keyval under
+     *                      {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD}
+     */
+    public Object getAttr(int keyval) throws MPIException {
+        String call = "MPI_Type_get_attr";
+        SlaveRuntime rt = Session.enter(call);
+        try {
+            return attributes.get(call, rt, keyval);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.handle(e);
+        }
+    }
+
+    /**
+     * Removes the value cached under {@code keyval}.
+     *
+     * @param keyval a keyval from {@link #createKeyval()}
+     * @throws MPIException if MPI is not running; ERR_KEYVAL for an invalid keyval under
+     *                      {@code MPI.ERRORS_RETURN} on {@code MPI.COMM_WORLD}
+     */
+    public void deleteAttr(int keyval) throws MPIException {
+        String call = "MPI_Type_delete_attr";
+        Session.enter(call);
+        try {
+            attributes.delete(call, keyval);
+        } catch (MPIException e) {
+            throw MPI.COMM_WORLD.handle(e);
+        }
     }
 
     @Override

@@ -29,6 +29,21 @@ final class Errors {
         return MPIException.of(MPI.ERR_OTHER, call + ": lost connection to the bdmpi master: " + e.getMessage());
     }
 
+    /** An MPI call that returns a value. */
+    @FunctionalInterface
+    interface Call<T> {
+        T run() throws MPIException;
+    }
+
+    /** Runs {@code call}, with an MPIException wrapped in a RuntimeException: the {@code clone()} of Open MPI's handles. */
+    static <T> T unchecked(Call<T> call) {
+        try {
+            return call.run();
+        } catch (MPIException e) {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
     /**
      * The line a fatal error prints before it ends the job, e.g.
      * {@code bdmpi: rank 3: MPI_Recv: message of 400 bytes ... (MPI_ERR_TRUNCATE)}.

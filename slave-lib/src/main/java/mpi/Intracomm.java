@@ -5,6 +5,7 @@ import io.bdmpi.protocol.Protocol;
 import io.bdmpi.slave.SlaveRuntime;
 
 import java.nio.Buffer;
+import java.util.Map;
 
 /**
  * An intracommunicator: a group of ranks that talk among themselves. {@code MPI.COMM_WORLD},
@@ -52,7 +53,95 @@ public class Intracomm extends Comm {
     public final Intracomm split(int colour, int key) throws MPIException {
         String call = "MPI_Comm_split";
         SlaveRuntime rt = enter(call);
-        return derive(call, rt, colour, key, "SPLIT");
+        return derive(call, rt, colour, key, "SPLIT", null);
+    }
+
+    // ---------------------------------------------------------------- groups and info (see Comm's block)
+
+    /**
+     * As {@link Comm#iDup()}.
+     *
+     * @return the new communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    @Override
+    public Intracomm iDup() throws MPIException {
+        return (Intracomm) super.iDup();
+    }
+
+    /**
+     * As {@link Comm#dupWithInfo(Info)}.
+     *
+     * @param info the hints, or {@code MPI.INFO_NULL}
+     * @return the new communicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    @Override
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        return (Intracomm) super.dupWithInfo(info);
+    }
+
+    /**
+     * A communicator of the processes of {@code group} (collective over this whole communicator,
+     * parked until every member has called). Every process passes a subgroup of this
+     * communicator's group: all the same one, or disjoint ones (each then makes its own
+     * communicator), as MPI-3 allows. Ranks follow the group's order.
+     *
+     * @param group the members of the new communicator
+     * @return the new communicator, which inherits the error handler; a null one ({@link #isNull()})
+     *         for a process not in its group
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} ERR_GROUP for a freed group or
+     *                      one with processes not in this communicator
+     */
+    public final Intracomm create(Group group) throws MPIException {
+        String call = "MPI_Comm_create";
+        return create(call, enter(call), group);
+    }
+
+    /**
+     * Not supported: MPI_Comm_create_group is collective over the group only, and the bdmpi master
+     * makes communicators only in calls of every member of the parent. Use {@link #create(Group)},
+     * which every member of this communicator calls.
+     *
+     * @param group the members of the new communicator
+     * @param tag separates concurrent calls
+     * @return never returns normally
+     * @throws MPIException if MPI is not running; ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}
+     */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        String call = "MPI_Comm_create_group";
+        enter(call);
+        throw handle(MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + " is not supported: the bdmpi master makes "
+                + "communicators only in calls of every member of the parent; use Intracomm.create(group), which they all call"));
+    }
+
+    /**
+     * Splits by locality (collective): with {@link Comm#TYPE_SHARED} the processes of each node,
+     * which can share memory, form a communicator, ranked by {@code key} and then by their rank here.
+     *
+     * @param splitType {@code Comm.TYPE_SHARED}, or {@code MPI.UNDEFINED} to be in no new communicator
+     * @param key orders the members in the new communicator (ties by rank here)
+     * @param info hints for the new communicator, or {@code MPI.INFO_NULL}
+     * @return the new communicator; a null one for {@code MPI.UNDEFINED}
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} ERR_UNSUPPORTED_OPERATION for
+     *                      Open MPI's hardware split types (1 to 11), ERR_ARG for any other
+     */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        String call = "MPI_Comm_split_type";
+        SlaveRuntime rt = enter(call);
+        if (splitType != TYPE_SHARED && splitType != MPI.UNDEFINED) {
+            boolean hardware = splitType >= 1 && splitType <= 11;
+            throw handle(MPIException.of(hardware ? MPI.ERR_UNSUPPORTED_OPERATION : MPI.ERR_ARG, call + ": split type "
+                    + splitType + (hardware ? " (one of Open MPI's hardware kinds) is not supported: bdmpi knows only "
+                    + "the node, Comm.TYPE_SHARED" : " is invalid (valid: Comm.TYPE_SHARED or MPI.UNDEFINED)")));
+        }
+        Map<String, String> hints = Info.hintsOf(call, info);
+        int colour = splitType == MPI.UNDEFINED ? MPI.UNDEFINED : rt.environment().nodeId();
+        Intracomm c = derive(call, rt, colour, key, "SPLIT_TYPE", null);
+        if (!c.isNull()) {
+            c.setHints(hints);
+        }
+        return c;
     }
 
     // ---------------------------------------------------------------- scans

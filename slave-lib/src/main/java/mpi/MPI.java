@@ -108,6 +108,40 @@ public final class MPI {
     /** Largest valid tag (MPI_TAG_UB); not part of Open MPI's Java API, which reads it with getAttr. */
     static final int TAG_UB_VALUE;
 
+    // ---------------------------------------------------------------- groups, info, attributes, environment
+
+    /** The group with no processes. */
+    public static final Group GROUP_EMPTY;
+    /** "No hints": {@link Info#isNull()} is true. */
+    public static final Info INFO_NULL;
+    /** The read-only hints describing the launch ({@code command}, {@code maxprocs}, ...), filled in once MPI runs. */
+    public static final Info INFO_ENV;
+    /** Results of {@link Comm#getTopology()}; no communicator here has a topology. */
+    public static final int CART, GRAPH, DIST_GRAPH;
+    /** The invalid keyval. */
+    public static final int KEYVAL_INVALID;
+    /**
+     * Predefined attribute keys for {@link Comm#getAttr} on {@code COMM_WORLD}: the largest tag, the
+     * host rank, the I/O rank, whether wtime is global, the program's number in the launch, the
+     * largest error code, the number of process slots.
+     */
+    public static final int TAG_UB, HOST, IO, WTIME_IS_GLOBAL, APPNUM, LASTUSEDCODE, UNIVERSE_SIZE;
+    /** Window attribute keys, declared for source compatibility: there are no windows here. */
+    public static final int WIN_BASE, WIN_SIZE, WIN_DISP_UNIT;
+    /** The version of the MPI standard followed, 3.1 as Open MPI 5's: as {@link #getVersion()} reports it. */
+    public static final int VERSION, SUBVERSION;
+    /** String limits, Open MPI's: names, port names, data representations, info keys and values (each with C's terminator). */
+    public static final int MAX_OBJECT_NAME, MAX_PORT_NAME, MAX_DATAREP_STRING, MAX_INFO_KEY, MAX_INFO_VAL;
+    /** Array orders and distributions, declared for source compatibility (subarray and darray types are not in the Java API). */
+    public static final int ORDER_C, ORDER_FORTRAN, DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_NONE,
+            DISTRIBUTE_DFLT_DARG;
+    /** File modes and positions, declared for source compatibility: there is no MPI-IO here. */
+    public static final int MODE_CREATE, MODE_RDONLY, MODE_WRONLY, MODE_RDWR, MODE_DELETE_ON_CLOSE, MODE_UNIQUE_OPEN,
+            MODE_EXCL, MODE_APPEND, MODE_SEQUENTIAL, DISPLACEMENT_CURRENT, SEEK_SET, SEEK_CUR, SEEK_END;
+    /** One-sided assertions and lock types, declared for source compatibility: there are no windows here. */
+    public static final int MODE_NOCHECK, MODE_NOPRECEDE, MODE_NOPUT, MODE_NOSTORE, MODE_NOSUCCEED, LOCK_EXCLUSIVE,
+            LOCK_SHARED;
+
     static {
         ANY_SOURCE = Protocol.ANY_SOURCE;
         ANY_TAG = Protocol.ANY_TAG;
@@ -233,14 +267,63 @@ public final class MPI {
         ERRORS_ABORT = Errhandler.ABORT;
         ERRORS_RETURN = Errhandler.RETURN;
 
+        GROUP_EMPTY = new Group(new int[0]);
+        INFO_NULL = Info.nullInfo();
+        INFO_ENV = Info.env();
+        CART = 1;
+        GRAPH = 2;
+        DIST_GRAPH = 3;
+        KEYVAL_INVALID = -1;
+        TAG_UB = Attributes.TAG_UB;
+        HOST = Attributes.HOST;
+        IO = Attributes.IO;
+        WTIME_IS_GLOBAL = Attributes.WTIME_IS_GLOBAL;
+        APPNUM = Attributes.APPNUM;
+        LASTUSEDCODE = Attributes.LASTUSEDCODE;
+        UNIVERSE_SIZE = Attributes.UNIVERSE_SIZE;
+        WIN_BASE = Attributes.WIN_BASE;
+        WIN_SIZE = Attributes.WIN_SIZE;
+        WIN_DISP_UNIT = Attributes.WIN_DISP_UNIT;
+        VERSION = 3;
+        SUBVERSION = 1;
+        MAX_OBJECT_NAME = 64;
+        MAX_PORT_NAME = 1024;
+        MAX_DATAREP_STRING = 128;
+        MAX_INFO_KEY = 36;
+        MAX_INFO_VAL = 256;
+        ORDER_C = 0;
+        ORDER_FORTRAN = 1;
+        DISTRIBUTE_BLOCK = 0;
+        DISTRIBUTE_CYCLIC = 1;
+        DISTRIBUTE_NONE = 2;
+        DISTRIBUTE_DFLT_DARG = -1;
+        MODE_CREATE = 1;
+        MODE_RDONLY = 2;
+        MODE_WRONLY = 4;
+        MODE_RDWR = 8;
+        MODE_DELETE_ON_CLOSE = 16;
+        MODE_UNIQUE_OPEN = 32;
+        MODE_EXCL = 64;
+        MODE_APPEND = 128;
+        MODE_SEQUENTIAL = 256;
+        DISPLACEMENT_CURRENT = -54278278;
+        SEEK_SET = 600;
+        SEEK_CUR = 602;
+        SEEK_END = 604;
+        MODE_NOCHECK = 1;
+        MODE_NOPRECEDE = 2;
+        MODE_NOPUT = 4;
+        MODE_NOSTORE = 8;
+        MODE_NOSUCCEED = 16;
+        LOCK_EXCLUSIVE = 1;
+        LOCK_SHARED = 2;
+
         COMM_WORLD = new Intracomm(Protocol.COMM_WORLD_ID, "MPI_COMM_WORLD");
         COMM_SELF = new Intracomm(Protocol.COMM_SELF_ID, 0, 1, "MPI_COMM_SELF");
         REQUEST_NULL = Request.nullRequest();
     }
 
     private static final long ORIGIN_NS = System.nanoTime();
-    /** Attached with {@link #attachBuffer}: only kept, since the master buffers every send. */
-    private static byte[] attachedBuffer;
 
     private MPI() {
     }
@@ -400,47 +483,50 @@ public final class MPI {
     }
 
     /**
-     * The version of the MPI standard this API follows (that of Open MPI 5's bindings).
+     * The version of the MPI standard this API follows (that of Open MPI 5's bindings). Usable at
+     * any time, before {@code Init} and after {@code Finalize} too.
      *
-     * @return the version, 3.1
+     * @return the version, {@code VERSION}.{@code SUBVERSION}: 3.1
      */
     public static Version getVersion() {
-        return new Version(3, 1);
+        return new Version(VERSION, SUBVERSION);
     }
 
     /**
-     * The name and version of this library.
+     * The name and version of this library, such as
+     * {@code bdmpi-java 0.1.0 (Open MPI Java bindings API, MPI 3.1)}. Usable at any time, before
+     * {@code Init} and after {@code Finalize} too.
      *
      * @return the library's name and version
      */
     public static String getLibVersion() {
-        String v = MPI.class.getPackage().getImplementationVersion();
-        return "bdmpi-java" + (v == null ? "" : " " + v);
+        return "bdmpi-java " + Version.project() + " (Open MPI Java bindings API, MPI " + VERSION + "." + SUBVERSION + ")";
     }
 
     /**
-     * Attaches a buffer for buffered sends. Kept only to be returned by {@link #detachBuffer()}:
-     * the master buffers every send, so bSend needs no space here.
+     * Attaches {@code buffer} as this process's space for buffered sends ({@code bSend},
+     * {@code ibSend}, started {@code bSendInit} requests). Each such send needs at least its data's
+     * bytes plus {@link #BSEND_OVERHEAD} of it, else it is an {@code ERR_BUFFER} error; as the
+     * master owns every message once its send returns, no message holds space after that, and the
+     * array's contents are never touched.
      *
-     * @param buffer the buffer, only kept
-     * @throws MPIException if MPI is not running
+     * @param buffer the space
+     * @throws MPIException if MPI is not running; ERR_BUFFER for a null buffer or when one is attached
+     *                      already, under {@code MPI.ERRORS_RETURN} on {@code COMM_WORLD}
      */
     public static void attachBuffer(byte[] buffer) throws MPIException {
-        Session.enter("MPI_Buffer_attach");
-        attachedBuffer = buffer;
+        BsendSpace.attach(buffer);
     }
 
     /**
-     * Detaches the buffer given to {@link #attachBuffer}, returning it (null if none).
+     * Detaches the buffer given to {@link #attachBuffer}: at once, as no message holds space in it.
      *
-     * @return the buffer attached, or null
-     * @throws MPIException if MPI is not running
+     * @return the same array
+     * @throws MPIException if MPI is not running; ERR_BUFFER when none is attached, under
+     *                      {@code MPI.ERRORS_RETURN} on {@code COMM_WORLD}
      */
     public static byte[] detachBuffer() throws MPIException {
-        Session.enter("MPI_Buffer_detach");
-        byte[] b = attachedBuffer;
-        attachedBuffer = null;
-        return b;
+        return BsendSpace.detach();
     }
 
     /**

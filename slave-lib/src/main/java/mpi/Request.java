@@ -53,9 +53,9 @@ public class Request implements Freeable {
     /** The operation's communicator; null for requests complete from the start. */
     private final Comm comm;
     /** Id of the operation at the master; 0 for requests complete from the start. */
-    private final long id;
+    private long id;
     /** Where a pending operation's outcome goes; null for requests complete from the start. */
-    private final Landing landing;
+    private Landing landing;
     /** False once completed by a wait or test (or freed): a null request. */
     private boolean active;
     /** What the operation found, once known; null while its outcome is still at the master. */
@@ -69,6 +69,35 @@ public class Request implements Freeable {
         this.landing = landing;
         this.active = active;
         this.outcome = outcome;
+    }
+
+    /** An inactive persistent request of {@code comm}: see {@link Prequest}. */
+    Request(Comm comm) {
+        this(comm, 0, null, false, null);
+    }
+
+    /** Takes over the operation {@code started} began, as a persistent request's start does. */
+    final void adopt(Request started) {
+        id = started.id;
+        landing = started.landing;
+        active = true;
+        outcome = started.outcome;
+        error = started.error;
+    }
+
+    /** Whether an operation is under way: started and not completed by a wait or test yet. */
+    final boolean isActive() {
+        return active;
+    }
+
+    /**
+     * A request complete from the start, on {@code comm}, with {@code outcome}; {@code error}, if
+     * not null, is raised when a wait or test completes it.
+     */
+    static Request completed(Comm comm, Status outcome, MPIException error) {
+        Request r = new Request(comm, 0, null, true, outcome);
+        r.error = error;
+        return r;
     }
 
     static Request nullRequest() {
@@ -573,14 +602,15 @@ public class Request implements Freeable {
         return out;
     }
 
-    private static void checkElements(String call, Request[] requests) throws MPIException {
+    /** Refuses a null array or element (an error of COMM_WORLD's handler). */
+    static void checkElements(String call, Request[] requests) throws MPIException {
         if (requests == null) {
             throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST, call + ": null request array"));
         }
         for (int i = 0; i < requests.length; i++) {
             if (requests[i] == null) {
-                throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST,
-                        call + ": element " + i + " of the request array is null; use MPI.REQUEST_NULL"));
+                throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_REQUEST, call + ": element " + i
+                        + " of the request array is null" + (requests instanceof Prequest[] ? "" : "; use MPI.REQUEST_NULL")));
             }
         }
     }

@@ -98,5 +98,6 @@ final class Session {
         runtime = null;
         mainThread = null;
         threadLevel = 0;
+        BsendSpace.reset();
     }
 }

@@ -1,5 +1,9 @@
 package mpi;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
 /** A version of the MPI standard, as returned by {@link MPI#getVersion()}. */
 public final class Version {
 
@@ -27,6 +31,20 @@ public final class Version {
      */
     public int getSubVersion() {
         return subVersion;
+    }
+
+    /** The project version, e.g. "0.1.0-SNAPSHOT", written into version.properties by the Maven build; "unknown" without it. */
+    static String project() {
+        try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     @Override

@@ -75,6 +75,21 @@ class BeforeInitTest {
     void shouldAnswerStateQueriesBeforeInit() throws Exception {
         assertFalse(MPI.isInitialized());
         assertFalse(MPI.isFinalized());
+        assertEquals(3, MPI.getVersion().getVersion());
+        assertTrue(MPI.getLibVersion().startsWith("bdmpi-java "), MPI.getLibVersion());
+    }
+
+    @Test
+    void shouldRefuseGroupInfoAndAttributeCallsBeforeInit() {
+        assertRefused(MPI.GROUP_EMPTY::getSize);
+        assertRefused(Info::new);
+        assertRefused(() -> MPI.INFO_ENV.get("maxprocs"));
+        assertRefused(Comm::createKeyval);
+        assertRefused(() -> MPI.COMM_WORLD.getAttr(MPI.TAG_UB));
+        assertRefused(() -> MPI.INT.getAttr(0));
+        assertRefused(() -> new Message().mProbe(0, 0, MPI.COMM_WORLD));
+        assertRefused(() -> MPI.COMM_WORLD.sendInit(IntBuffer.allocate(1), 1, MPI.INT, 0, 0));
+        assertRefused(MPI::detachBuffer);
     }
 
     @Test

@@ -8,7 +8,6 @@ import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.SlaveRequest;
 import mpi.FakeMaster.Contribution;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
@@ -33,11 +32,6 @@ class CollectiveTest extends WithMaster {
         int[] a = new int[n];
         Arrays.fill(a, value);
         return a;
-    }
-
-    private static void assertError(int errorClass, Executable call) {
-        MPIException e = assertThrows(MPIException.class, call);
-        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
     }
 
     // ---------------------------------------------------------------- barrier and bcast

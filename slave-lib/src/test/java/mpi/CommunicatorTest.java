@@ -24,11 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CommunicatorTest extends WithMaster {
 
-    private static void assertError(int errorClass, org.junit.jupiter.api.function.Executable call) {
-        MPIException e = assertThrows(MPIException.class, call);
-        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
-    }
-
     // ---------------------------------------------------------------- dup and split
 
     @Test

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,12 +87,15 @@ class LifecycleTest extends WithMaster {
     }
 
     @Test
-    void shouldKeepAnAttachedBufferOnly() throws Exception {
-        assertNull(MPI.detachBuffer());
+    void shouldAttachOneBufferAtATimeAndReturnIt() throws Exception {
+        assertEquals(MPI.ERR_BUFFER, assertThrows(MPIException.class, MPI::detachBuffer).getErrorClass(),
+                "nothing attached");
         byte[] b = new byte[100 + MPI.BSEND_OVERHEAD];
         MPI.attachBuffer(b);
+        assertEquals(MPI.ERR_BUFFER, assertThrows(MPIException.class, () -> MPI.attachBuffer(new byte[10])).getErrorClass(),
+                "one at a time");
         assertSame(b, MPI.detachBuffer());
-        assertNull(MPI.detachBuffer());
+        assertEquals(MPI.ERR_BUFFER, assertThrows(MPIException.class, () -> MPI.attachBuffer(null)).getErrorClass());
     }
 
     @Test

@@ -1,7 +1,6 @@
 package mpi;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,11 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * against values worked out by hand), user functions in both forms, and Op itself.
  */
 class ReduceLocalTest extends WithMaster {
-
-    private static void assertError(int errorClass, Executable call) {
-        MPIException e = assertThrows(MPIException.class, call);
-        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
-    }
 
     @Test
     void shouldCombineIntegersAsJavaDoesWithoutTheMaster() throws Exception {

@@ -73,6 +73,14 @@ abstract class WithMaster {
         return master.requests(type);
     }
 
+    /** Asserts that {@code call} throws an MPI error of {@code errorClass} (as code and class), and returns it. */
+    static MPIException assertError(int errorClass, org.junit.jupiter.api.function.Executable call) {
+        MPIException e = org.junit.jupiter.api.Assertions.assertThrows(MPIException.class, call);
+        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
+        assertEquals(errorClass, e.getErrorCode());
+        return e;
+    }
+
     /** Ints in native order, as a message carries them. */
     static byte[] bytesOf(int... values) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * values.length).order(java.nio.ByteOrder.nativeOrder());
