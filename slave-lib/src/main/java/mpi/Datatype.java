@@ -266,6 +266,7 @@ public final class Datatype implements Freeable {
         }
         Datatype copy = new Datatype(base, map, false, true, "", pairData);
         copy.committed = committed;
+        copy.attributes = attributes.copyForDup();
         return copy;
     }
 
@@ -420,7 +421,7 @@ public final class Datatype implements Freeable {
     // ---------------------------------------------------------------- attributes (see Attributes)
 
     /** Cached attributes; errors of the calls on them go to COMM_WORLD's handler. */
-    private final Attributes attributes = Attributes.forType();
+    private Attributes attributes = Attributes.forType();
 
     /**
      * A new keyval for datatype attributes (invalid on communicators).

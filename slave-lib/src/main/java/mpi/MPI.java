@@ -132,9 +132,6 @@ public final class MPI {
     public static final int VERSION, SUBVERSION;
     /** String limits, Open MPI's: names, port names, data representations, info keys and values (each with C's terminator). */
     public static final int MAX_OBJECT_NAME, MAX_PORT_NAME, MAX_DATAREP_STRING, MAX_INFO_KEY, MAX_INFO_VAL;
-    /** Array orders and distributions, declared for source compatibility (subarray and darray types are not in the Java API). */
-    public static final int ORDER_C, ORDER_FORTRAN, DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_NONE,
-            DISTRIBUTE_DFLT_DARG;
     /** File modes and positions, declared for source compatibility: there is no MPI-IO here. */
     public static final int MODE_CREATE, MODE_RDONLY, MODE_WRONLY, MODE_RDWR, MODE_DELETE_ON_CLOSE, MODE_UNIQUE_OPEN,
             MODE_EXCL, MODE_APPEND, MODE_SEQUENTIAL, DISPLACEMENT_CURRENT, SEEK_SET, SEEK_CUR, SEEK_END;
@@ -291,12 +288,6 @@ public final class MPI {
         MAX_DATAREP_STRING = 128;
         MAX_INFO_KEY = 36;
         MAX_INFO_VAL = 256;
-        ORDER_C = 0;
-        ORDER_FORTRAN = 1;
-        DISTRIBUTE_BLOCK = 0;
-        DISTRIBUTE_CYCLIC = 1;
-        DISTRIBUTE_NONE = 2;
-        DISTRIBUTE_DFLT_DARG = -1;
         MODE_CREATE = 1;
         MODE_RDONLY = 2;
         MODE_WRONLY = 4;

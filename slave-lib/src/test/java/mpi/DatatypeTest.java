@@ -3,7 +3,6 @@ package mpi;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.SlaveRequest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,18 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Predefined and derived datatypes: units, layouts, their use in messages, pack and unpack. */
 class DatatypeTest extends WithMaster {
 
     private static final Comm SELF = MPI.COMM_SELF;
-
-    private static void assertError(int errorClass, Executable call) {
-        MPIException e = assertThrows(MPIException.class, call);
-        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
-    }
 
     private static Datatype committed(Datatype t) throws MPIException {
         t.commit();
