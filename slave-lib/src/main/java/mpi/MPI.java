@@ -96,6 +96,11 @@ public final class MPI {
     /** Largest valid tag (MPI_TAG_UB); not part of Open MPI's Java API, which reads it with getAttr. */
     static final int TAG_UB_VALUE;
 
+    /** Results of {@link Comm#getTopology()}: a cartesian grid, a graph, a distributed graph. */
+    public static final int CART, GRAPH, DIST_GRAPH;
+    /** "No hints", for the calls that take an {@link Info}. */
+    public static final Info INFO_NULL;
+
     static {
         ANY_SOURCE = Protocol.ANY_SOURCE;
         ANY_TAG = Protocol.ANY_TAG;
@@ -210,6 +215,11 @@ public final class MPI {
         ERRORS_ARE_FATAL = Errhandler.FATAL;
         ERRORS_ABORT = Errhandler.ABORT;
         ERRORS_RETURN = Errhandler.RETURN;
+
+        CART = 1;
+        GRAPH = 2;
+        DIST_GRAPH = 3;
+        INFO_NULL = Info.nullInfo();
 
         COMM_WORLD = new Intracomm(Protocol.COMM_WORLD_ID, "MPI_COMM_WORLD");
         COMM_SELF = new Intracomm(Protocol.COMM_SELF_ID, 0, 1, "MPI_COMM_SELF");
