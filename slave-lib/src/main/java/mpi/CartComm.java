@@ -8,31 +8,20 @@ import io.bdmpi.slave.SlaveRuntime;
  * communicator whatever {@code reorder} says, as MPI allows. Its neighbourhood collectives
  * exchange with the -1 and +1 neighbour of each dimension, in that order.
  */
-public final class CartComm extends Intracomm {
-
-    /** The grid and its channel; null for a null communicator. */
-    private final Neighborhood neighborhood;
+public final class CartComm extends TopologyComm {
 
     private CartComm(int commId, int rank, int size, String name, Neighborhood neighborhood) {
-        super(commId, rank, size, name);
-        this.neighborhood = neighborhood;
+        super(commId, rank, size, name, neighborhood);
     }
 
     /** MPI_Cart_create over {@code parent} (collective): ranks past the grid get a null one. */
     static CartComm create(Intracomm parent, int[] dims, boolean[] periods) throws MPIException {
         String call = "MPI_Cart_create";
-        int rank = parent.getRank();
-        int size = parent.getSize();
-        SlaveRuntime rt = parent.enter(call);
-        Topology.Cart grid;
-        try {
-            grid = Topology.Cart.of(call, dims, periods);
+        return Neighborhood.create(parent, call, "CART", size -> {
+            Topology.Cart grid = Topology.Cart.of(call, dims, periods);
             checkFits(call, grid, size);
-        } catch (MPIException e) {
-            throw parent.handle(e);
-        }
-        return Neighborhood.wrap(parent.derive(call, rt, rank < grid.ranks() ? 0 : MPI.UNDEFINED, rank, "CART"), grid,
-                CartComm::new);
+            return grid;
+        }, Topology.Cart::ranks, CartComm::new);
     }
 
     private static void checkFits(String call, Topology.Cart grid, int size) throws MPIException {
@@ -42,15 +31,10 @@ public final class CartComm extends Intracomm {
         }
     }
 
-    @Override
-    Neighborhood neighborhood() {
-        return neighborhood;
-    }
-
     /** The grid, once the call is entered (a null communicator is an error). */
     private Topology.Cart grid(String call) throws MPIException {
         enter(call);
-        return (Topology.Cart) neighborhood.topology;
+        return (Topology.Cart) neighborhood().topology;
     }
 
     /**
@@ -69,17 +53,6 @@ public final class CartComm extends Intracomm {
     @Override
     public CartComm clone() {
         return (CartComm) super.clone();
-    }
-
-    /**
-     * Frees the communicator and its neighbourhood channel (collective).
-     *
-     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
-     */
-    @Override
-    public void free() throws MPIException {
-        super.free();
-        neighborhood.free();
     }
 
     /**

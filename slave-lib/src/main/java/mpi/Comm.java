@@ -168,7 +168,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Frees a communicator made by dup or split (collective: every member calls it); the handle
      * becomes null, and using it is an {@code MPI.ERR_COMM} error. The predefined communicators
-     * cannot be freed ({@code MPI.ERR_COMM}).
+     * cannot be freed ({@code MPI.ERR_COMM}). A topology's private channel goes with it.
      */
     @Override
     public void free() throws MPIException {
@@ -179,6 +179,10 @@ public class Comm implements Freeable, Cloneable {
         }
         runCollective(call, rt, CollectiveBuilder::free);
         freed = true;
+        Neighborhood n = neighborhood();
+        if (n != null) {
+            n.free();
+        }
     }
 
     /**

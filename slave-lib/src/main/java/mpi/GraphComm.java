@@ -1,7 +1,5 @@
 package mpi;
 
-import io.bdmpi.slave.SlaveRuntime;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,44 +10,25 @@ import java.util.List;
  * knows its own in- and out-neighbours); {@link #getTopology()} tells them apart. Ranks keep their
  * order from the parent communicator whatever {@code reorder} says, as MPI allows.
  */
-public final class GraphComm extends Intracomm {
-
-    /** The graph and its channel; null for a null communicator. */
-    private final Neighborhood neighborhood;
+public final class GraphComm extends TopologyComm {
 
     private GraphComm(int commId, int rank, int size, String name, Neighborhood neighborhood) {
-        super(commId, rank, size, name);
-        this.neighborhood = neighborhood;
+        super(commId, rank, size, name, neighborhood);
     }
 
     /** MPI_Graph_create over {@code parent} (collective): ranks past the graph's nodes get a null one. */
     static GraphComm create(Intracomm parent, int[] index, int[] edges) throws MPIException {
         String call = "MPI_Graph_create";
-        int rank = parent.getRank();
-        int size = parent.getSize();
-        SlaveRuntime rt = parent.enter(call);
-        Topology.Graph graph;
-        try {
-            graph = Topology.Graph.of(call, index, edges, size);
-        } catch (MPIException e) {
-            throw parent.handle(e);
-        }
-        return Neighborhood.wrap(parent.derive(call, rt, rank < graph.index().length ? 0 : MPI.UNDEFINED, rank, "GRAPH"),
-                graph, GraphComm::new);
+        return Neighborhood.create(parent, call, "GRAPH", size -> Topology.Graph.of(call, index, edges, size),
+                graph -> graph.index().length, GraphComm::new);
     }
 
     /** MPI_Dist_graph_create_adjacent over {@code parent} (collective); null weights when unweighted. */
     static GraphComm createAdjacent(Intracomm parent, int[] sources, int[] sourceWeights, int[] destinations,
                                     int[] destWeights, boolean weighted) throws MPIException {
         String call = "MPI_Dist_graph_create_adjacent";
-        Topology.DistGraph part;
-        try {
-            part = Topology.DistGraph.of(call, sources, sourceWeights, destinations, destWeights, weighted,
-                    parent.getSize());
-        } catch (MPIException e) {
-            throw parent.handle(e);
-        }
-        return distGraph(parent, call, part);
+        return distGraph(parent, call,
+                size -> Topology.DistGraph.of(call, sources, sourceWeights, destinations, destWeights, weighted, size));
     }
 
     /**
@@ -92,7 +71,7 @@ public final class GraphComm extends Intracomm {
         }
         Topology.DistGraph part = new Topology.DistGraph(column(in, 0), column(in, 1), column(out, 0), column(out, 1),
                 weighted);
-        return distGraph(parent, call, part);
+        return distGraph(parent, call, parentSize -> part);
     }
 
     private static final int OUT = 0;
@@ -142,16 +121,10 @@ public final class GraphComm extends Intracomm {
         return rows.stream().mapToInt(row -> row[c]).toArray();
     }
 
-    /** The distributed graph over the whole parent: a dup of it with {@code part}. */
-    private static GraphComm distGraph(Intracomm parent, String call, Topology.DistGraph part) throws MPIException {
-        int rank = parent.getRank();
-        SlaveRuntime rt = parent.enter(call);
-        return Neighborhood.wrap(parent.derive(call, rt, 0, rank, "DIST GRAPH"), part, GraphComm::new);
-    }
-
-    @Override
-    Neighborhood neighborhood() {
-        return neighborhood;
+    /** The distributed graph over the whole parent: a dup of it with this rank's part. */
+    private static GraphComm distGraph(Intracomm parent, String call, Neighborhood.Shape<Topology.DistGraph> part)
+            throws MPIException {
+        return Neighborhood.create(parent, call, "DIST GRAPH", part, everyone -> Long.MAX_VALUE, GraphComm::new);
     }
 
     /**
@@ -162,11 +135,11 @@ public final class GraphComm extends Intracomm {
      */
     private <T extends Topology> T topology(String call, Class<T> kind) throws MPIException {
         enter(call);
-        if (!kind.isInstance(neighborhood.topology)) {
+        if (!kind.isInstance(neighborhood().topology)) {
             throw handle(MPIException.of(MPI.ERR_TOPOLOGY, call + ": " + this + " is a "
                     + (kind == Topology.Graph.class ? "distributed graph, not a graph" : "graph, not a distributed graph")));
         }
-        return kind.cast(neighborhood.topology);
+        return kind.cast(neighborhood().topology);
     }
 
     /**
@@ -178,24 +151,13 @@ public final class GraphComm extends Intracomm {
     @Override
     public GraphComm dup() throws MPIException {
         enter("MPI_Comm_dup");
-        return Neighborhood.wrap(super.dup(), neighborhood.topology, GraphComm::new);
+        return Neighborhood.wrap(super.dup(), neighborhood().topology, GraphComm::new);
     }
 
     /** As {@link #dup()}, with an error wrapped in a RuntimeException, as Open MPI's clone. */
     @Override
     public GraphComm clone() {
         return (GraphComm) super.clone();
-    }
-
-    /**
-     * Frees the communicator and its neighbourhood channel (collective).
-     *
-     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
-     */
-    @Override
-    public void free() throws MPIException {
-        super.free();
-        neighborhood.free();
     }
 
     /**

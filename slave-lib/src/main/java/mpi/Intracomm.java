@@ -9,7 +9,9 @@ import java.nio.Buffer;
 /**
  * An intracommunicator: a group of ranks that talk among themselves. {@code MPI.COMM_WORLD},
  * {@code MPI.COMM_SELF}, {@code BDMPI.COMM_CWORLD}, {@code BDMPI.COMM_NODE}, and those made from
- * them by {@link #dup()} and {@link #split(int, int)}.
+ * them by {@link #dup()} and {@link #split(int, int)}; those with a topology ({@link CartComm},
+ * {@link GraphComm}) are made by {@link #createCart}, {@link #createGraph}, {@link #createDistGraph}
+ * and {@link #createDistGraphAdjacent}.
  */
 public class Intracomm extends Comm {
 

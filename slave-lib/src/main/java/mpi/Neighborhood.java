@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * A topology communicator's neighbourhood: its {@link Topology} and a private duplicate of the
@@ -54,6 +55,36 @@ final class Neighborhood {
     @FunctionalInterface
     interface Maker<C extends Intracomm> {
         C make(int commId, int rank, int size, String name, Neighborhood neighborhood);
+    }
+
+    /** A topology checked against the parent's size. */
+    @FunctionalInterface
+    interface Shape<T extends Topology> {
+        T of(int size) throws MPIException;
+    }
+
+    /**
+     * Makes a topology communicator of the parent's first ranks (collective over the parent): a
+     * split that keeps their order, then {@link #wrap}. Ranks past the topology get a null one.
+     *
+     * @param how names the communicator ({@code CART}, ...)
+     * @param members how many of the parent's ranks the topology has
+     * @throws MPIException what {@code shape} finds wrong, through the parent's handler
+     */
+    static <T extends Topology, C extends Intracomm> C create(Intracomm parent, String call, String how, Shape<T> shape,
+                                                              ToLongFunction<T> members, Maker<C> maker)
+            throws MPIException {
+        int rank = parent.getRank();
+        int size = parent.getSize();
+        SlaveRuntime rt = parent.enter(call);
+        T topology;
+        try {
+            topology = shape.of(size);
+        } catch (MPIException e) {
+            throw parent.handle(e);
+        }
+        int colour = rank < members.applyAsLong(topology) ? 0 : MPI.UNDEFINED;
+        return wrap(parent.derive(call, rt, colour, rank, how), topology, maker);
     }
 
     /**

@@ -16,7 +16,8 @@ class TopologyTest {
         return dims;
     }
 
-    private static int errorOf(org.junit.jupiter.api.function.Executable call) {
+    /** The error class of what {@code call} throws. */
+    static int errorOf(org.junit.jupiter.api.function.Executable call) {
         return assertThrows(MPIException.class, call).getErrorClass();
     }
 
