@@ -4,6 +4,8 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.ReduceOp;
 
+import java.nio.ByteBuffer;
+
 /**
  * Checks the arguments of one member's collective call and turns them into a
  * {@link CollectiveCall}: the blocks it sends and the spans its pieces land in. One method per
@@ -194,6 +196,13 @@ final class CollectiveBuilder {
         return exchange(spans(sendbuf, sendcount, sdispls, sendtype, false), spans(recvbuf, recvcount, rdispls, recvtype, true));
     }
 
+    /** Per rank its own datatype; displacements in bytes, as C's (an ALLTOALL whose blocks differ in type only here). */
+    CollectiveCall allToAllw(Object sendbuf, int[] sendcount, int[] sdispls, Datatype[] sendtypes,
+                             Object recvbuf, int[] recvcount, int[] rdispls, Datatype[] recvtypes) throws MPIException {
+        return exchange(byteSpans(sendbuf, sendcount, sdispls, sendtypes, false),
+                byteSpans(recvbuf, recvcount, rdispls, recvtypes, true));
+    }
+
     private CollectiveCall exchange(Span[] blocks, Span[] slots) throws MPIException {
         return new CollectiveCall(call, CollectiveKind.ALLTOALL, 0, ReduceOp.NONE, ElementType.NONE, 0, sent(blocks),
                 lengths(blocks), Placement.Slots.perRank(slots));
@@ -346,12 +355,44 @@ final class CollectiveBuilder {
         return out;
     }
 
-    private void checkPerRank(int[] values, String what) throws MPIException {
+    /**
+     * Block i of {@code counts[i]} items of {@code types[i]} at byte {@code displs[i]}, for every
+     * rank i. A byte displacement is a whole number of items, or inside a ByteBuffer, which can be
+     * viewed from any byte.
+     */
+    private Span[] byteSpans(Object buf, int[] counts, int[] displs, Datatype[] types, boolean receive)
+            throws MPIException {
+        checkPerRank(counts, "counts");
+        checkPerRank(displs, "displacements");
+        checkPerRank(types, "datatypes");
+        Span[] out = new Span[size];
+        for (int i = 0; i < size; i++) {
+            Datatype type = types[i];
+            if (type == null) {
+                throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype for rank " + i);
+            }
+            int item = type.extentBytes();
+            if (counts[i] == 0 || item > 0 && displs[i] % item == 0) {
+                out[i] = span(buf, displs[i] / item, counts[i], type, receive);
+            } else if (buf instanceof ByteBuffer b && displs[i] > 0 && displs[i] <= b.capacity()) {
+                out[i] = span(b.duplicate().clear().position(displs[i]).slice(), 0, counts[i], type, receive);
+            } else {
+                throw MPIException.of(MPI.ERR_ARG, call + ": byte displacement " + displs[i] + " for rank " + i
+                        + " is not a multiple of the " + item + "-byte extent of " + type + " (only a ByteBuffer can hold"
+                        + " an item at any byte)");
+            }
+        }
+        return out;
+    }
+
+    /** {@code values} (an array) has an entry per rank. */
+    private void checkPerRank(Object values, String what) throws MPIException {
         if (values == null) {
             throw MPIException.of(MPI.ERR_ARG, call + ": null array of " + what);
         }
-        if (values.length < size) {
-            throw MPIException.of(MPI.ERR_ARG, call + ": " + values.length + " " + what + " for a communicator of "
+        int length = java.lang.reflect.Array.getLength(values);
+        if (length < size) {
+            throw MPIException.of(MPI.ERR_ARG, call + ": " + length + " " + what + " for a communicator of "
                     + size + " ranks");
         }
     }

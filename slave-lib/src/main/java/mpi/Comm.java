@@ -172,7 +172,7 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Frees a communicator made by dup or split (collective: every member calls it); the handle
      * becomes null, and using it is an {@code MPI.ERR_COMM} error. The predefined communicators
-     * cannot be freed ({@code MPI.ERR_COMM}).
+     * cannot be freed ({@code MPI.ERR_COMM}). A topology's private channel goes with it.
      */
     @Override
     public void free() throws MPIException {
@@ -183,6 +183,10 @@ public class Comm implements Freeable, Cloneable {
         }
         runCollective(call, rt, CollectiveBuilder::free);
         freed = true;
+        Neighborhood n = neighborhood();
+        if (n != null) {
+            n.free();
+        }
     }
 
     /**
@@ -463,7 +467,7 @@ public class Comm implements Freeable, Cloneable {
             return Request.completedProcNull();
         }
         try {
-            return Request.receive(this, rt.postRecv(commId, source, tag), buf, count, type);
+            return Request.receive(this, rt.postRecv(commId, source, tag), new Span(buf, 0, count, type));
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
@@ -574,7 +578,7 @@ public class Comm implements Freeable, Cloneable {
             throw handle(Errors.transport(call, e));
         }
         try {
-            return deliver(call, r, buf, count, type);
+            return deliver(call, r, new Span(buf, 0, count, type));
         } catch (MPIException e) {
             throw handle(e);
         }
@@ -856,22 +860,26 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error.
+     * As {@link #allToAllv}, with a datatype per rank on each side. A displacement that is not a
+     * whole number of items of its datatype needs a ByteBuffer ({@code MPI.ERR_ARG} otherwise): an
+     * array or typed Buffer holds items only at multiples of their size.
      *
-     * @param sendBuf unused: the call is not supported
-     * @param sendCount unused: the call is not supported
-     * @param sDispls unused: the call is not supported
-     * @param sendTypes unused: the call is not supported
-     * @param recvBuf unused: the call is not supported
-     * @param recvCount unused: the call is not supported
-     * @param rDispls unused: the call is not supported
-     * @param recvTypes unused: the call is not supported
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendBuf the items this rank sends
+     * @param sendCount per rank, the number of items sent to it
+     * @param sDispls per rank, where the block sent to it starts, in <em>bytes</em> from the start of
+     *                {@code sendBuf} (as in C)
+     * @param sendTypes per rank, the datatype of the items sent to it
+     * @param recvBuf where the received items land
+     * @param recvCount per rank, the number of items received from it
+     * @param rDispls per rank, where the block received from it starts, in <em>bytes</em> from the start of
+     *                {@code recvBuf} (as in C)
+     * @param recvTypes per rank, the datatype of the items received from it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                 Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) throws MPIException {
-        throw unsupported("MPI_Alltoallw", "use allToAllv, one datatype per side");
+        collective("MPI_Alltoallw",
+                b -> b.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes));
     }
 
     /**
@@ -1332,24 +1340,27 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Not supported here: an {@code MPI.ERR_UNSUPPORTED_OPERATION} error.
+     * Nonblocking {@link #allToAllw}.
      *
-     * @param sendBuf unused: the call is not supported
-     * @param sendCount unused: the call is not supported
-     * @param sDispls unused: the call is not supported
-     * @param sendTypes unused: the call is not supported
-     * @param recvBuf unused: the call is not supported
-     * @param recvCount unused: the call is not supported
-     * @param rDispls unused: the call is not supported
-     * @param recvTypes unused: the call is not supported
-     * @return never: the call fails
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendBuf the items this rank sends
+     * @param sendCount per rank, the number of items sent to it
+     * @param sDispls per rank, where the block sent to it starts, in <em>bytes</em> from the start of
+     *                {@code sendBuf} (as in C)
+     * @param sendTypes per rank, the datatype of the items sent to it
+     * @param recvBuf where the received items land
+     * @param recvCount per rank, the number of items received from it
+     * @param rDispls per rank, where the block received from it starts, in <em>bytes</em> from the start of
+     *                {@code recvBuf} (as in C)
+     * @param recvTypes per rank, the datatype of the items received from it
+     * @return the request; a wait or test completes it
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                     Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes)
             throws MPIException {
-        throw unsupported("MPI_Ialltoallw", "use iAllToAllv, one datatype per side");
+        return iCollective("MPI_Ialltoallw",
+                b -> b.allToAllw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes),
+                sendBuf, recvBuf);
     }
 
     /**
@@ -1476,163 +1487,190 @@ public class Comm implements Freeable, Cloneable {
         return iCollective("MPI_Ireduce_scatter_block", b -> b.reduceScatterBlockInPlace(buf, count, type, op), buf);
     }
 
-    // ---------------------------------------------------------------- neighbourhood collectives
+    // ---------------------------------------------------------------- topologies (logic in Neighborhood)
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * The kind of topology the communicator has.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @return {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH}, or {@code MPI.UNDEFINED} for none
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
-    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype,
-                                        Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw unsupported("MPI_Neighbor_allgather", NO_TOPOLOGIES);
+    public final int getTopology() throws MPIException {
+        enter("MPI_Topo_test");
+        Neighborhood n = neighborhood();
+        return n == null ? MPI.UNDEFINED : n.topology.kind();
+    }
+
+    /** The topology and its private channel: none here, {@link CartComm} and {@link GraphComm} have one. */
+    Neighborhood neighborhood() {
+        return null;
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * Sends the same items to every out-neighbour of the topology and receives a block from each
+     * in-neighbour (a cartesian grid: per dimension the -1, then the +1 neighbour; a graph: the
+     * neighbours; a distributed graph: the sources and destinations). Blocks from
+     * {@code MPI.PROC_NULL} neighbours (the edges of a non-periodic grid) are left as they were.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param displs unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the items sent to every out-neighbour
+     * @param sendcount the number of items sent
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land, block i (from in-neighbour i) at item {@code i * recvcount}
+     * @param recvcount the number of items received from each in-neighbour
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
+     */
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype,
+                                        Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
+        Neighborhood.run(this, "MPI_Neighbor_allgather",
+                b -> b.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    /**
+     * As {@link #neighborAllGather}, with a count and a place per in-neighbour.
+     *
+     * @param sendbuf the items sent to every out-neighbour
+     * @param sendcount the number of items sent
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land
+     * @param recvcount per in-neighbour, the number of items received from it
+     * @param displs per in-neighbour, where its block starts, in items from the start of {@code recvbuf}
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype,
                                          Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
-        throw unsupported("MPI_Neighbor_allgatherv", NO_TOPOLOGIES);
+        Neighborhood.run(this, "MPI_Neighbor_allgatherv",
+                b -> b.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * Sends block j to out-neighbour j and receives block i from in-neighbour i (the neighbours
+     * as for {@link #neighborAllGather}).
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the blocks to send, block j (to out-neighbour j) at item {@code j * sendcount}
+     * @param sendcount the number of items sent to each out-neighbour
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land, block i (from in-neighbour i) at item {@code i * recvcount}
+     * @param recvcount the number of items received from each in-neighbour
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype,
                                        Object recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw unsupported("MPI_Neighbor_alltoall", NO_TOPOLOGIES);
+        Neighborhood.run(this, "MPI_Neighbor_alltoall",
+                b -> b.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * As {@link #neighborAllToAll}, with a count and a place per neighbour.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sdispls unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param rdispls unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the blocks to send
+     * @param sendcount per out-neighbour, the number of items sent to it
+     * @param sdispls per out-neighbour, where its block starts, in items from the start of {@code sendbuf}
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land
+     * @param recvcount per in-neighbour, the number of items received from it
+     * @param rdispls per in-neighbour, where its block starts, in items from the start of {@code recvbuf}
+     * @param recvtype the datatype of the items received
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                         Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
-        throw unsupported("MPI_Neighbor_alltoallv", NO_TOPOLOGIES);
+        Neighborhood.run(this, "MPI_Neighbor_alltoallv",
+                b -> b.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * Nonblocking {@link #neighborAllGather}; direct Buffers only.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @return never: the call fails
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the items sent to every out-neighbour
+     * @param sendcount the number of items sent
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land, block i (from in-neighbour i) at item {@code i * recvcount}
+     * @param recvcount the number of items received from each in-neighbour
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws IllegalArgumentException if a buffer is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype,
                                             Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw unsupported("MPI_Ineighbor_allgather", NO_TOPOLOGIES);
+        return Neighborhood.start(this, "MPI_Ineighbor_allgather",
+                b -> b.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), sendbuf, recvbuf);
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * Nonblocking {@link #neighborAllGatherv}; direct Buffers only.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param displs unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @return never: the call fails
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the items sent to every out-neighbour
+     * @param sendcount the number of items sent
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land
+     * @param recvcount per in-neighbour, the number of items received from it
+     * @param displs per in-neighbour, where its block starts, in items from the start of {@code recvbuf}
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws IllegalArgumentException if a buffer is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype,
                                              Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
             throws MPIException {
-        throw unsupported("MPI_Ineighbor_allgatherv", NO_TOPOLOGIES);
+        return Neighborhood.start(this, "MPI_Ineighbor_allgatherv",
+                b -> b.allGatherv(sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype), sendbuf, recvbuf);
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * Nonblocking {@link #neighborAllToAll}; direct Buffers only.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @return never: the call fails
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the blocks to send, block j (to out-neighbour j) at item {@code j * sendcount}
+     * @param sendcount the number of items sent to each out-neighbour
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land, block i (from in-neighbour i) at item {@code i * recvcount}
+     * @param recvcount the number of items received from each in-neighbour
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws IllegalArgumentException if a buffer is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype,
                                            Buffer recvbuf, int recvcount, Datatype recvtype) throws MPIException {
-        throw unsupported("MPI_Ineighbor_alltoall", NO_TOPOLOGIES);
+        return Neighborhood.start(this, "MPI_Ineighbor_alltoall",
+                b -> b.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype), sendbuf, recvbuf);
     }
 
     /**
-     * Not supported: there are no topology communicators here ({@code MPI.ERR_UNSUPPORTED_OPERATION}).
+     * Nonblocking {@link #neighborAllToAllv}; direct Buffers only.
      *
-     * @param sendbuf unused: the call is not supported
-     * @param sendcount unused: the call is not supported
-     * @param sdispls unused: the call is not supported
-     * @param sendtype unused: the call is not supported
-     * @param recvbuf unused: the call is not supported
-     * @param recvcount unused: the call is not supported
-     * @param rdispls unused: the call is not supported
-     * @param recvtype unused: the call is not supported
-     * @return never: the call fails
-     * @throws MPIException {@code MPI.ERR_UNSUPPORTED_OPERATION} under {@code MPI.ERRORS_RETURN}; also if MPI
-     *                      is not running
+     * @param sendbuf the blocks to send
+     * @param sendcount per out-neighbour, the number of items sent to it
+     * @param sdispls per out-neighbour, where its block starts, in items from the start of {@code sendbuf}
+     * @param sendtype the datatype of the items sent
+     * @param recvbuf where the blocks land
+     * @param recvcount per in-neighbour, the number of items received from it
+     * @param rdispls per in-neighbour, where its block starts, in items from the start of {@code recvbuf}
+     * @param recvtype the datatype of the items received
+     * @return the request; a wait or test completes it
+     * @throws IllegalArgumentException if a buffer is not direct, as in Open MPI
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     *                      ({@code MPI.ERR_TOPOLOGY} on a communicator without a topology)
      */
     public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
                                             Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
             throws MPIException {
-        throw unsupported("MPI_Ineighbor_alltoallv", NO_TOPOLOGIES);
-    }
-
-    private static final String NO_TOPOLOGIES = "bdmpi has no topology communicators (createCart, createGraph)";
-
-    private MPIException unsupported(String call, String why) throws MPIException {
-        enter(call);
-        return handle(MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + " is not supported: " + why));
+        return Neighborhood.start(this, "MPI_Ineighbor_alltoallv",
+                b -> b.allToAllv(sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype),
+                sendbuf, recvbuf);
     }
 
     // ---------------------------------------------------------------- running collectives
@@ -1784,15 +1822,15 @@ public class Comm implements Freeable, Cloneable {
     // ---------------------------------------------------------------- shared with Request
 
     /**
-     * Copies a received message into the user's buffer, taking its bytes exactly once (a spill
-     * file is read and deleted, or deleted unread when the message does not fit).
+     * Copies a received message into its slot in the user's buffer, taking its bytes exactly once (a
+     * spill file is read and deleted, or deleted unread when the message does not fit).
      *
      * @return the message's status
-     * @throws MPIException ERR_TRUNCATE when the message is longer than {@code count} items, ERR_OTHER
+     * @throws MPIException ERR_TRUNCATE when the message is longer than the slot's items, ERR_OTHER
      *                      when its spill file cannot be read; not passed to any handler yet
      */
-    static Status deliver(String call, Received r, Object buf, int count, Datatype type) throws MPIException {
-        long capacity = (long) count * type.byteSize();
+    static Status deliver(String call, Received r, Span slot) throws MPIException {
+        long capacity = slot.bytes();
         if (r.length() > capacity) {
             r.discard();
             throw MPIException.of(MPI.ERR_TRUNCATE, call + ": message of " + r.length() + " bytes from rank " + r.source()
@@ -1804,7 +1842,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (IOException e) {
             throw Errors.transport(call, e);
         }
-        BufferAccess.unpack(data, buf, type);
+        slot.unpackFrom(data);
         return Status.received(r.source(), r.tag(), r.length());
     }
 
@@ -2016,16 +2054,6 @@ public class Comm implements Freeable, Cloneable {
         handle(MPIException.of(errorCode, "MPI_Comm_call_errhandler: error code " + errorCode + " on " + name));
     }
 
-    /**
-     * The communicator's topology: none here.
-     *
-     * @return {@code MPI.UNDEFINED}
-     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
-     */
-    public final int getTopology() throws MPIException {
-        enter("MPI_Topo_test");
-        return MPI.UNDEFINED;
-    }
 
     /**
      * A new keyval for communicator attributes.

@@ -10,7 +10,9 @@ import java.util.Map;
 /**
  * An intracommunicator: a group of ranks that talk among themselves. {@code MPI.COMM_WORLD},
  * {@code MPI.COMM_SELF}, {@code BDMPI.COMM_CWORLD}, {@code BDMPI.COMM_NODE}, and those made from
- * them by {@link #dup()} and {@link #split(int, int)}.
+ * them by {@link #dup()} and {@link #split(int, int)}; those with a topology ({@link CartComm},
+ * {@link GraphComm}) are made by {@link #createCart}, {@link #createGraph}, {@link #createDistGraph}
+ * and {@link #createDistGraphAdjacent}.
  */
 public class Intracomm extends Comm {
 
@@ -258,5 +260,112 @@ public class Intracomm extends Comm {
      */
     public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return iCollective("MPI_Iexscan", b -> b.reduceToAllInPlace(CollectiveKind.EXSCAN, buf, count, type, op), buf);
+    }
+
+    // ---------------------------------------------------------------- topologies (logic in CartComm and GraphComm)
+
+    /**
+     * Makes a cartesian grid of this communicator's first ranks (collective). Ranks keep their
+     * order whatever {@code reorder} says, as MPI allows; ranks past the grid get a null
+     * communicator ({@link #isNull()}).
+     *
+     * @param dims the extent of each dimension, each 1 or more; their product at most the size
+     * @param periods whether each dimension wraps around, at least one entry per dimension
+     * @param reorder whether MPI may renumber the ranks (it does not here)
+     * @return the grid, or a null one
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} {@code MPI.ERR_DIMS} or
+     *                      {@code MPI.ERR_ARG} for a bad shape or one larger than the communicator
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        return CartComm.create(this, dims, periods);
+    }
+
+    /**
+     * Makes a graph of this communicator's first {@code index.length} ranks (collective): node i's
+     * neighbours are {@code edges[index[i-1]] .. edges[index[i]-1]} ({@code index[-1]} being 0).
+     * Ranks keep their order; ranks past the graph get a null communicator.
+     *
+     * @param index cumulative neighbour counts, one per node
+     * @param edges the neighbour lists one after another
+     * @param reorder whether MPI may renumber the ranks (it does not here)
+     * @return the graph, or a null one
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} {@code MPI.ERR_ARG} or
+     *                      {@code MPI.ERR_RANK} for a bad graph or one larger than the communicator
+     */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        return GraphComm.create(this, index, edges);
+    }
+
+    /**
+     * Makes a weighted distributed graph of this communicator (collective): each rank gives some
+     * edges, node {@code sources[i]} having {@code degrees[i]} of them, to the next entries of
+     * {@code destinations}, with the weights alongside. Every rank learns the edges that end or
+     * start at it.
+     *
+     * @param sources the nodes this rank gives edges of
+     * @param degrees per source, its number of edges given
+     * @param destinations the edges' other ends, source after source
+     * @param weights the edges' weights, parallel to {@code destinations}
+     * @param info hints (none acted on)
+     * @param reorder whether MPI may renumber the ranks (it does not here)
+     * @return the distributed graph
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} {@code MPI.ERR_ARG} or
+     *                      {@code MPI.ERR_RANK} for bad edges
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights, Info info,
+                                           boolean reorder) throws MPIException {
+        return GraphComm.create(this, sources, degrees, destinations, weights, true);
+    }
+
+    /**
+     * As {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)}, unweighted.
+     *
+     * @param sources the nodes this rank gives edges of
+     * @param degrees per source, its number of edges given
+     * @param destinations the edges' other ends, source after source
+     * @param info hints (none acted on)
+     * @param reorder whether MPI may renumber the ranks (it does not here)
+     * @return the distributed graph
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} {@code MPI.ERR_ARG} or
+     *                      {@code MPI.ERR_RANK} for bad edges
+     */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return GraphComm.create(this, sources, degrees, destinations, null, false);
+    }
+
+    /**
+     * Makes a weighted distributed graph of this communicator (collective) in which each rank gives
+     * its own in-neighbours and out-neighbours, in the order the neighbourhood collectives use.
+     *
+     * @param sources this rank's in-neighbours
+     * @param sourceWeights their weights
+     * @param destinations this rank's out-neighbours
+     * @param destWeights their weights
+     * @param info hints (none acted on)
+     * @param reorder whether MPI may renumber the ranks (it does not here)
+     * @return the distributed graph
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} {@code MPI.ERR_ARG} or
+     *                      {@code MPI.ERR_RANK} for bad neighbours
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder) throws MPIException {
+        return GraphComm.createAdjacent(this, sources, sourceWeights, destinations, destWeights, true);
+    }
+
+    /**
+     * As {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)}, unweighted.
+     *
+     * @param sources this rank's in-neighbours
+     * @param destinations this rank's out-neighbours
+     * @param info hints (none acted on)
+     * @param reorder whether MPI may renumber the ranks (it does not here)
+     * @return the distributed graph
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} {@code MPI.ERR_ARG} or
+     *                      {@code MPI.ERR_RANK} for bad neighbours
+     */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return GraphComm.createAdjacent(this, sources, null, destinations, null, false);
     }
 }

@@ -116,7 +116,7 @@ public final class MPI {
     public static final Info INFO_NULL;
     /** The read-only hints describing the launch ({@code command}, {@code maxprocs}, ...), filled in once MPI runs. */
     public static final Info INFO_ENV;
-    /** Results of {@link Comm#getTopology()}; no communicator here has a topology. */
+    /** Results of {@link Comm#getTopology()}: a cartesian grid, a graph, a distributed graph. */
     public static final int CART, GRAPH, DIST_GRAPH;
     /** The invalid keyval. */
     public static final int KEYVAL_INVALID;

@@ -106,7 +106,7 @@ public final class Message {
             return Request.completed(c, Status.procNull(), null);
         }
         try {
-            return Request.completed(c, Comm.deliver(call, m, buf, count, type), null);
+            return Request.completed(c, Comm.deliver(call, m, new Span(buf, 0, count, type)), null);
         } catch (MPIException e) {
             // As a receive request: the error comes when a wait or test completes it.
             return Request.completed(c, Status.received(m.source(), m.tag(), m.length()).withError(e.getErrorClass()), e);
@@ -147,7 +147,7 @@ public final class Message {
             return Status.procNull();
         }
         try {
-            return Comm.deliver(call, m, buf, count, type);
+            return Comm.deliver(call, m, new Span(buf, 0, count, type));
         } catch (MPIException e) {
             throw c.handle(e);
         }

@@ -6,9 +6,10 @@ import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
 
 import java.io.IOException;
-import java.nio.Buffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,9 @@ import java.util.Map;
  * right away. The request is then <em>ready</em> but still active: a wait or test call
  * completes it as MPI sees it (testAll, say, only when all are ready), and a completed request
  * becomes a null request in place, so arrays passed to the static calls can be passed again.
+ *
+ * <p>A neighbourhood collective is one request over several receives, one per in-neighbour
+ * ({@link #all}): it is ready once every one of them is.
  *
  * <p>Errors found when the outcome came (truncation) are raised, through the error handler of
  * the operation's communicator, when the request completes.
@@ -50,36 +54,53 @@ public class Request implements Freeable {
         boolean cancellable();
     }
 
+    /** One operation at the master: its id, where its outcome goes, and whether that has come. */
+    private static final class Part {
+        final long id;
+        final Landing landing;
+        boolean arrived;
+
+        Part(long id, Landing landing) {
+            this.id = id;
+            this.landing = landing;
+        }
+    }
+
+    private static final Part[] NO_PARTS = new Part[0];
+
     /** The operation's communicator; null for requests complete from the start. */
     private final Comm comm;
-    /** Id of the operation at the master; 0 for requests complete from the start. */
-    private long id;
-    /** Where a pending operation's outcome goes; null for requests complete from the start. */
-    private Landing landing;
+    /** The operations at the master this request waits for; none for requests complete from the start. */
+    private Part[] parts;
+    /** How many parts have their outcome. */
+    private int arrived;
     /** False once completed by a wait or test (or freed): a null request. */
     private boolean active;
-    /** What the operation found, once known; null while its outcome is still at the master. */
+    /** What the operation found, once every part is known; null while an outcome is still at the master. */
     private Status outcome;
-    /** An error found when the outcome came, raised when the request completes. */
+    /** An error found when an outcome came, raised when the request completes. */
     private MPIException error;
 
-    private Request(Comm comm, long id, Landing landing, boolean active, Status outcome) {
+    private Request(Comm comm, Part[] parts, boolean active, Status outcome) {
         this.comm = comm;
-        this.id = id;
-        this.landing = landing;
+        this.parts = parts;
         this.active = active;
         this.outcome = outcome;
     }
 
     /** An inactive persistent request of {@code comm}: see {@link Prequest}. */
     Request(Comm comm) {
-        this(comm, 0, null, false, null);
+        this(comm, NO_PARTS, false, null);
     }
 
-    /** Takes over the operation {@code started} began, as a persistent request's start does. */
+    private Request(Comm comm, long id, Landing landing) {
+        this(comm, new Part[] {new Part(id, landing)}, true, null);
+    }
+
+    /** Takes over the operations {@code started} began, as a persistent request's start does. */
     final void adopt(Request started) {
-        id = started.id;
-        landing = started.landing;
+        parts = started.parts;
+        arrived = started.arrived;
         active = true;
         outcome = started.outcome;
         error = started.error;
@@ -95,39 +116,51 @@ public class Request implements Freeable {
      * not null, is raised when a wait or test completes it.
      */
     static Request completed(Comm comm, Status outcome, MPIException error) {
-        Request r = new Request(comm, 0, null, true, outcome);
+        Request r = new Request(comm, NO_PARTS, true, outcome);
         r.error = error;
         return r;
     }
 
     static Request nullRequest() {
-        return new Request(null, 0, null, false, null);
+        return new Request(null, NO_PARTS, false, null);
     }
 
     static Request completedSend() {
-        return new Request(null, 0, null, true, Status.empty());
+        return new Request(null, NO_PARTS, true, Status.empty());
     }
 
     static Request completedProcNull() {
-        return new Request(null, 0, null, true, Status.procNull());
+        return new Request(null, NO_PARTS, true, Status.procNull());
     }
 
-    /** A posted receive; its message lands in {@code buf} (which the request keeps alive). */
-    static Request receive(Comm comm, long id, Buffer buf, int count, Datatype type) {
+    /**
+     * One request over the parts of {@code requests} (fresh, untouched receives): a neighbourhood
+     * collective, ready once every receive is, with an empty status. It cannot be cancelled.
+     */
+    static Request all(Comm comm, List<Request> requests) {
+        List<Part> all = new ArrayList<>();
+        for (Request r : requests) {
+            all.addAll(List.of(r.parts));
+        }
+        return new Request(comm, all.toArray(NO_PARTS), true, all.isEmpty() ? Status.empty() : null);
+    }
+
+    /** A posted receive; its message lands in {@code slot} (whose buffer the request keeps alive). */
+    static Request receive(Comm comm, long id, Span slot) {
         return new Request(comm, id, new Landing() {
             @Override
             public Status land(String call, Completed outcome) throws MPIException {
                 if (!(outcome instanceof Received m)) {
                     throw unexpected(call, outcome);
                 }
-                return Comm.deliver(call, m, buf, count, type);
+                return Comm.deliver(call, m, slot);
             }
 
             @Override
             public boolean cancellable() {
                 return true;
             }
-        }, true, null);
+        });
     }
 
     /** A started nonblocking collective; its result lands where {@code collective} says. */
@@ -146,7 +179,7 @@ public class Request implements Freeable {
             public boolean cancellable() {
                 return false;
             }
-        }, true, null);
+        });
     }
 
     private static MPIException unexpected(String call, Completed outcome) {
@@ -183,7 +216,11 @@ public class Request implements Freeable {
      *                      {@code MPI.ERRORS_RETURN}
      */
     public Status waitStatus() throws MPIException {
-        String call = "MPI_Wait";
+        return waitStatus("MPI_Wait");
+    }
+
+    /** {@link #waitStatus()} on behalf of {@code call}: a blocking call made of nonblocking parts. */
+    Status waitStatus(String call) throws MPIException {
         SlaveRuntime rt = Session.enter(call);
         if (pending()) {
             collect(call, rt, List.of(this), 1, true);
@@ -255,11 +292,11 @@ public class Request implements Freeable {
         if (!pending()) {
             return;
         }
-        if (!landing.cancellable()) {
+        if (!cancellable()) {
             throw comm.handle(MPIException.of(MPI.ERR_REQUEST, call + ": a nonblocking collective cannot be cancelled"));
         }
         try {
-            if (rt.cancel(id)) {
+            if (rt.cancel(parts[0].id)) {
                 outcome = Status.cancelledReceive();
             }
         } catch (IOException e) {
@@ -277,7 +314,7 @@ public class Request implements Freeable {
         String call = "MPI_Request_free";
         SlaveRuntime rt = Session.enter(call);
         if (pending()) {
-            if (landing.cancellable()) {
+            if (cancellable()) {
                 cancel();
             }
             if (pending()) {
@@ -520,6 +557,11 @@ public class Request implements Freeable {
         return active && outcome == null;
     }
 
+    /** A single receive may be withdrawn; collectives, neighbourhood ones included, may not. */
+    private boolean cancellable() {
+        return parts.length == 1 && parts[0].landing.cancellable();
+    }
+
     /** Completes as MPI sees it: the request becomes null; an error found earlier is raised now. */
     private Status complete() throws MPIException {
         if (!active) {
@@ -535,48 +577,72 @@ public class Request implements Freeable {
     }
 
     /**
-     * Asks the master, in one round trip, for the outcomes of {@code pending} receives and
-     * collectives, and lands each in its request's buffers.
+     * Asks the master for the outcomes of {@code pending} receives and collectives, and lands each
+     * in its request's buffers: in one round trip, unless a request of several parts needs more.
      *
-     * @param minReady with {@code block}, wait (parked) until this many of them have a message
-     *                 (capped at their number)
+     * @param minReady with {@code block}, wait (parked) until this many of them are ready (capped
+     *                 at their number)
      */
     private static void collect(String call, SlaveRuntime rt, List<Request> pending, int minReady, boolean block)
             throws MPIException {
-        // By id: each message names its receive, and a request listed twice is asked for once.
-        Map<Long, Request> byId = new LinkedHashMap<>();
-        for (Request r : pending) {
-            byId.putIfAbsent(r.id, r);
-        }
-        long[] ids = new long[byId.size()];
-        int n = 0;
-        for (long requestId : byId.keySet()) {
-            ids[n++] = requestId;
-        }
-        List<Completed> got;
-        try {
-            got = rt.collect(ids, Math.min(minReady, ids.length), block);
-        } catch (IOException e) {
-            throw pending.get(0).comm.handle(Errors.transport(call, e));
-        }
-        for (Completed c : got) {
-            Request r = byId.get(c.requestId());
-            if (r != null && r.pending()) {
-                r.arrive(call, c);
-            } else if (c instanceof Received m) {
-                m.discard(); // Not asked for: never from a correct master, but the spill file must go.
+        // Each request once, though listed twice.
+        List<Request> requests = new ArrayList<>(new LinkedHashSet<>(pending));
+        int wanted = Math.min(minReady, requests.size());
+        do {
+            // By id: each outcome names its operation.
+            Map<Long, Part> byId = new LinkedHashMap<>();
+            Map<Long, Request> owner = new HashMap<>();
+            for (Request r : requests) {
+                for (Part p : r.pending() ? r.parts : NO_PARTS) {
+                    if (!p.arrived) {
+                        byId.put(p.id, p);
+                        owner.put(p.id, r);
+                    }
+                }
             }
-        }
+            long[] ids = byId.keySet().stream().mapToLong(Long::longValue).toArray();
+            List<Completed> got;
+            try {
+                got = rt.collect(ids, block ? fewestOutcomes(requests, wanted) : 0, block);
+            } catch (IOException e) {
+                throw pending.get(0).comm.handle(Errors.transport(call, e));
+            }
+            for (Completed c : got) {
+                Part p = byId.get(c.requestId());
+                if (p != null && !p.arrived) {
+                    owner.get(c.requestId()).arrive(call, p, c);
+                } else if (c instanceof Received m) {
+                    m.discard(); // Not asked for: never from a correct master, but the spill file must go.
+                }
+            }
+        } while (block && ready(requests) < wanted);
     }
 
-    /** Takes in the outcome: into the buffers now, or an error for completion. */
-    private void arrive(String call, Completed c) {
+    /** The fewest outcomes that can make {@code wanted} of {@code requests} ready: theirs that need fewest. */
+    private static int fewestOutcomes(List<Request> requests, int wanted) {
+        int more = wanted - ready(requests);
+        return requests.stream().filter(Request::pending).mapToInt(r -> r.parts.length - r.arrived).sorted()
+                .limit(Math.max(0, more)).sum();
+    }
+
+    private static int ready(List<Request> requests) {
+        return (int) requests.stream().filter(r -> !r.pending()).count();
+    }
+
+    /** Takes in one part's outcome: into the buffers now, or an error for completion. */
+    private void arrive(String call, Part p, Completed c) {
+        Status status;
         try {
-            outcome = landing.land(call, c);
+            status = p.landing.land(call, c);
         } catch (MPIException e) {
-            error = e;
+            error = error == null ? e : error;
             Status failed = c instanceof Received m ? Status.received(m.source(), m.tag(), m.length()) : Status.empty();
-            outcome = failed.withError(e.getErrorClass());
+            status = failed.withError(e.getErrorClass());
+        }
+        p.arrived = true;
+        if (++arrived == parts.length) {
+            outcome = parts.length == 1 ? status
+                    : error == null ? Status.empty() : Status.empty().withError(error.getErrorClass());
         }
     }
 

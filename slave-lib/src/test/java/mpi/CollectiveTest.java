@@ -259,6 +259,28 @@ class CollectiveTest extends WithMaster {
     }
 
     @Test
+    void shouldExchangeBlocksOfTheirOwnTypesAtByteDisplacementsInAllToAllw() throws Exception {
+        // To rank 0 an int at byte 0, to rank 1 a long at byte 4, to rank 2 a double at byte 12, to rank 3 nothing.
+        ByteBuffer send = ByteBuffer.allocateDirect(20).order(java.nio.ByteOrder.nativeOrder());
+        send.putInt(0, 7).putLong(4, 99).putDouble(12, 1.5);
+        // Every rank sends what this one does, so 8 bytes come from each: long 99.
+        ByteBuffer in = ByteBuffer.allocateDirect(40).order(java.nio.ByteOrder.nativeOrder());
+        WORLD.allToAllw(send, new int[] {1, 1, 1, 0}, new int[] {0, 4, 12, 0},
+                new Datatype[] {MPI.INT, MPI.LONG, MPI.DOUBLE, MPI.BYTE},
+                in, new int[] {1, 2, 1, 8}, new int[] {0, 8, 20, 28}, new Datatype[] {MPI.LONG, MPI.INT, MPI.LONG, MPI.BYTE});
+        SlaveRequest.StartCollective s = onlyStart();
+        assertEquals(CollectiveKind.ALLTOALL, s.kind());
+        assertArrayEquals(new long[] {4, 8, 8, 0}, s.blockBytes());
+        ByteBuffer sent = ByteBuffer.wrap(dataOf(s)).order(java.nio.ByteOrder.nativeOrder());
+        assertEquals(7, sent.getInt(0));
+        assertEquals(99, sent.getLong(4));
+        assertEquals(1.5, sent.getDouble(12));
+        for (int at : new int[] {0, 8, 20, 28}) {
+            assertEquals(99, in.getLong(at), "the block at byte " + at);
+        }
+    }
+
+    @Test
     void shouldSpillLargeBlocksAndReadThemBackAsSlices() throws Exception {
         int[] mine = new int[100];
         Arrays.setAll(mine, i -> 1000 + i);
@@ -539,9 +561,14 @@ class CollectiveTest extends WithMaster {
                 new int[] {0, -1, 2, 3}, MPI.INT));
         assertError(MPI.ERR_ARG, () -> WORLD.allGatherv(four, 1, MPI.INT, four, new int[] {1, 1, 1}, new int[4], MPI.INT));
         assertError(MPI.ERR_ARG, () -> WORLD.allToAllv(four, new int[4], null, MPI.INT, four, new int[4], new int[4], MPI.INT));
-        assertError(MPI.ERR_UNSUPPORTED_OPERATION, () -> WORLD.allToAllw(four, new int[4], new int[4], new Datatype[4],
+        assertError(MPI.ERR_TYPE, () -> WORLD.allToAllw(four, new int[4], new int[4], new Datatype[4],
                 four, new int[4], new int[4], new Datatype[4]));
-        assertError(MPI.ERR_UNSUPPORTED_OPERATION, () -> WORLD.neighborAllGather(four, 1, MPI.INT, four, 1, MPI.INT));
+        Datatype[] ints = {MPI.INT, MPI.INT, MPI.INT, MPI.INT};
+        assertError(MPI.ERR_ARG, () -> WORLD.allToAllw(four, new int[] {1, 1, 1, 1}, new int[] {0, 2, 4, 8}, ints,
+                four, new int[4], new int[4], ints));
+        assertError(MPI.ERR_ARG, () -> WORLD.allToAllw(four, new int[4], new int[4], new Datatype[3],
+                four, new int[4], new int[4], ints));
+        assertError(MPI.ERR_TOPOLOGY, () -> WORLD.neighborAllGather(four, 1, MPI.INT, four, 1, MPI.INT));
         assertTrue(requests().isEmpty(), "no bad call reaches the master: " + requests());
 
         assertEquals("MPI_Bcast: invalid root 4 (the communicator has 4 ranks)",
@@ -572,7 +599,7 @@ class CollectiveTest extends WithMaster {
     @Test
     void shouldCallTheNonblockingFormsCollectivesToo() throws Exception {
         assertError(MPI.ERR_ROOT, () -> WORLD.iBcast(MPI.newIntBuffer(1), 1, MPI.INT, 9));
-        assertError(MPI.ERR_UNSUPPORTED_OPERATION, () -> WORLD.iNeighborAllToAll(MPI.newIntBuffer(1), 1, MPI.INT,
+        assertError(MPI.ERR_TOPOLOGY, () -> WORLD.iNeighborAllToAll(MPI.newIntBuffer(1), 1, MPI.INT,
                 MPI.newIntBuffer(1), 1, MPI.INT));
         assertTrue(requests().isEmpty());
     }

@@ -1,0 +1,40 @@
+package mpi;
+
+/**
+ * The result of {@link CartComm#shift(int, int)}: the ranks a shift receives from and sends to,
+ * either of which may be {@code MPI.PROC_NULL} past the edge of a non-periodic dimension.
+ */
+public final class ShiftParms {
+
+    private final int source;
+    private final int dest;
+
+    /**
+     * The two ranks.
+     *
+     * @param source the rank {@code disp} steps below the caller
+     * @param dest the rank {@code disp} steps above the caller
+     */
+    protected ShiftParms(int source, int dest) {
+        this.source = source;
+        this.dest = dest;
+    }
+
+    /**
+     * The rank to receive from.
+     *
+     * @return the rank {@code disp} steps below the caller, or {@code MPI.PROC_NULL}
+     */
+    public int getRankSource() {
+        return source;
+    }
+
+    /**
+     * The rank to send to.
+     *
+     * @return the rank {@code disp} steps above the caller, or {@code MPI.PROC_NULL}
+     */
+    public int getRankDest() {
+        return dest;
+    }
+}
