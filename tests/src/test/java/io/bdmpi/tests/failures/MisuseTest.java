@@ -54,7 +54,7 @@ class MisuseTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
         "rank        ; 6  ; MPI_Send: invalid rank 2.*\\(MPI_ERR_RANK\\)",
-        "buffer-type ; 3  ; MPI_Send: .*double.*\\(MPI_ERR_TYPE\\)",
+        "buffer-type ; 3  ; MPI_Send: .*boolean.*\\(MPI_ERR_TYPE\\)",
         "freed-comm  ; 5  ; MPI_Comm_rank: null communicator \\(freed\\) \\(MPI_ERR_COMM\\)",
     })
     void defaultHandlerEndsTheJobSayingWhy(String which, int errorClass, String detail) {

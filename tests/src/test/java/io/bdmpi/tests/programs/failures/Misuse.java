@@ -74,7 +74,7 @@ public final class Misuse {
             case "count" -> () -> MPI.COMM_WORLD.send(new int[1], -1, MPI.INT, 1 - rank, 1);
             case "null-buffer" -> () -> MPI.COMM_WORLD.send(null, 1, MPI.INT, 1 - rank, 1);
             case "small-buffer" -> () -> MPI.COMM_WORLD.send(new int[1], 5, MPI.INT, 1 - rank, 1);
-            case "buffer-type" -> () -> MPI.COMM_WORLD.send(new double[4], 4, MPI.INT, 1 - rank, 1);
+            case "buffer-type" -> () -> MPI.COMM_WORLD.send(new boolean[4], 4, MPI.INT, 1 - rank, 1); // a boolean[] holds MPI.BOOLEAN only
             case "truncate" -> () -> MPI.COMM_WORLD.recv(new int[4], 4, MPI.INT, 0, 21);
             case "freed-comm" -> {
                 Intracomm dup = MPI.COMM_WORLD.dup();
