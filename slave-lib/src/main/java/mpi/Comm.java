@@ -460,14 +460,25 @@ public class Comm implements Freeable, Cloneable {
     }
 
     private Request iRecv(String call, Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
-        SlaveRuntime rt = enter(call);
+        enter(call);
         requireDirect(buf);
+        return postRecv(call, buf, count, type, source, tag);
+    }
+
+    /** A nonblocking receive into any buffer (arrays too: the message lands when the request completes). */
+    private Request postRecv(String call, Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        SlaveRuntime rt = enter(call);
         checkRecv(call, rt, buf, count, type, source, tag);
+        return postRecv(call, rt, source, tag, new Span(buf, 0, count, type));
+    }
+
+    /** Posts a checked receive whose message goes to {@code slot}. */
+    private Request postRecv(String call, SlaveRuntime rt, int source, int tag, MessageSlot slot) throws MPIException {
         if (source == MPI.PROC_NULL) {
             return Request.completedProcNull();
         }
         try {
-            return Request.receive(this, rt.postRecv(commId, source, tag), new Span(buf, 0, count, type));
+            return Request.receive(this, rt.postRecv(commId, source, tag), slot);
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
@@ -568,6 +579,11 @@ public class Comm implements Freeable, Cloneable {
 
     private Status receive(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
+        return receive(call, rt, source, tag, new Span(buf, 0, count, type));
+    }
+
+    /** A checked blocking receive whose message goes to {@code slot}. */
+    private Status receive(String call, SlaveRuntime rt, int source, int tag, MessageSlot slot) throws MPIException {
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
         }
@@ -578,7 +594,7 @@ public class Comm implements Freeable, Cloneable {
             throw handle(Errors.transport(call, e));
         }
         try {
-            return deliver(call, r, new Span(buf, 0, count, type));
+            return slot.take(call, r);
         } catch (MPIException e) {
             throw handle(e);
         }
