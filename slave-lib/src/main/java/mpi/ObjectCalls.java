@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -80,13 +81,14 @@ final class ObjectCalls {
     }
 
     /**
-     * Reads one message from {@code data}'s position into {@code buf} from element {@code offset}.
+     * Reads one message from {@code message}'s position into {@code buf} from element {@code offset}.
      *
      * @return the number of objects
      * @throws MPIException ERR_TRUNCATE for more than {@code count} objects; ERR_OTHER for an
      *                      object that cannot be read (its class is missing, say)
      */
-    static int decode(String call, ByteBuffer data, Object buf, int offset, int count) throws MPIException {
+    static int decode(String call, ByteBuffer message, Object buf, int offset, int count) throws MPIException {
+        ByteBuffer data = message.duplicate().order(ByteOrder.BIG_ENDIAN); // as DataOutputStream wrote it
         int n = data.getInt();
         if (n > count) {
             throw MPIException.of(MPI.ERR_TRUNCATE, call + ": message of " + n
