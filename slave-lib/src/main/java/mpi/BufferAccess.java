@@ -34,6 +34,19 @@ final class BufferAccess {
     }
 
     /**
+     * An array used from element {@code offset} on, as mpiJava's {@code (buf, offset)} arguments
+     * are: raw memory that starts at that element. An offset outside the array makes it no buffer
+     * ({@code MPI.ERR_BUFFER} in the call that uses it).
+     */
+    private record FromElement(Object array, int offset) {
+    }
+
+    /** {@code buf} from element {@code offset} on (see {@link FromElement}); {@code buf} itself for 0. */
+    static Object fromElement(Object buf, int offset) {
+        return offset == 0 || buf == null ? buf : new FromElement(buf, offset);
+    }
+
+    /**
      * Checks that {@code buf} can hold {@code count} items of {@code type}. A null buffer is
      * accepted for a count of 0.
      *
@@ -119,6 +132,9 @@ final class BufferAccess {
     }
 
     private static String describe(Object buf) {
+        if (buf instanceof FromElement f) {
+            return describe(f.array) + " from element " + f.offset;
+        }
         if (buf.getClass().isArray()) {
             return buf.getClass().getComponentType().getName() + "[" + java.lang.reflect.Array.getLength(buf) + "]";
         }
@@ -202,16 +218,30 @@ final class BufferAccess {
         private final int unit;
         /** The buffer as a Buffer positioned at 0 (arrays wrapped), or a boolean[]. */
         private final Object buffer;
+        /** The element of {@code buffer} that is element 0 here. */
+        private final int base;
 
         private Memory(Datatype.Base kind, Object buffer, long elements) {
+            this(kind, buffer, elements, 0);
+        }
+
+        private Memory(Datatype.Base kind, Object buffer, long elements, int base) {
             this.kind = kind;
             this.unit = kind.bytes;
             this.buffer = buffer;
             this.capacity = elements * unit;
+            this.base = base;
         }
 
         /** Null for an object that is not a buffer. */
         static Memory of(Object buf) {
+            if (buf instanceof FromElement f) {
+                Memory whole = of(f.array);
+                if (whole == null || f.offset < 0 || f.offset > whole.capacity / whole.unit) {
+                    return null;
+                }
+                return new Memory(whole.kind, whole.buffer, whole.capacity / whole.unit - f.offset, whole.base + f.offset);
+            }
             if (buf instanceof Buffer b) {
                 Datatype.Base kind = buf instanceof ByteBuffer ? Datatype.Base.BYTE
                         : buf instanceof CharBuffer ? Datatype.Base.CHAR
@@ -297,8 +327,9 @@ final class BufferAccess {
             return one.clear();
         }
 
-        /** Elements {@code [first, first + n)} to {@code out}'s position, advancing it. */
-        private void get(int first, int n, ByteBuffer out) {
+        /** Elements {@code [element, element + n)} to {@code out}'s position, advancing it. */
+        private void get(int element, int n, ByteBuffer out) {
+            int first = base + element;
             int at = out.position();
             switch (kind) {
                 case BYTE -> out.put(((ByteBuffer) buffer).duplicate().position(first).limit(first + n));
@@ -319,8 +350,9 @@ final class BufferAccess {
             out.position(at + n * unit);
         }
 
-        /** {@code n} elements from {@code in}'s position to elements from {@code first}, advancing {@code in}. */
-        private void put(ByteBuffer in, int first, int n) {
+        /** {@code n} elements from {@code in}'s position to elements from {@code element}, advancing {@code in}. */
+        private void put(ByteBuffer in, int element, int n) {
+            int first = base + element;
             int at = in.position();
             ByteBuffer src = in.slice().limit(n * unit).order(ByteOrder.nativeOrder());
             switch (kind) {

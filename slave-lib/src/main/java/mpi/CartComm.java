@@ -8,20 +8,26 @@ import io.bdmpi.slave.SlaveRuntime;
  * communicator whatever {@code reorder} says, as MPI allows. Its neighbourhood collectives
  * exchange with the -1 and +1 neighbour of each dimension, in that order.
  */
-public final class CartComm extends TopologyComm {
+public class CartComm extends TopologyComm {
 
-    private CartComm(int commId, int rank, int size, String name, Neighborhood neighborhood) {
+    CartComm(int commId, int rank, int size, String name, Neighborhood neighborhood) {
         super(commId, rank, size, name, neighborhood);
     }
 
     /** MPI_Cart_create over {@code parent} (collective): ranks past the grid get a null one. */
     static CartComm create(Intracomm parent, int[] dims, boolean[] periods) throws MPIException {
+        return create(parent, dims, periods, CartComm::new);
+    }
+
+    /** As {@link #create(Intracomm, int[], boolean[])}, made by {@code maker} (mpiJava's {@link Cartcomm}). */
+    static <C extends CartComm> C create(Intracomm parent, int[] dims, boolean[] periods, Neighborhood.Maker<C> maker)
+            throws MPIException {
         String call = "MPI_Cart_create";
         return Neighborhood.create(parent, call, "CART", size -> {
             Topology.Cart grid = Topology.Cart.of(call, dims, periods);
             checkFits(call, grid, size);
             return grid;
-        }, Topology.Cart::ranks, CartComm::new);
+        }, Topology.Cart::ranks, maker);
     }
 
     private static void checkFits(String call, Topology.Cart grid, int size) throws MPIException {
@@ -32,6 +38,11 @@ public final class CartComm extends TopologyComm {
     }
 
     /** The grid, once the call is entered (a null communicator is an error). */
+    /** What makes this class's communicators: its dups and subgrids keep the class. */
+    Neighborhood.Maker<? extends CartComm> maker() {
+        return CartComm::new;
+    }
+
     private Topology.Cart grid(String call) throws MPIException {
         enter(call);
         return (Topology.Cart) neighborhood().topology;
@@ -46,7 +57,7 @@ public final class CartComm extends TopologyComm {
     @Override
     public CartComm dup() throws MPIException {
         Topology.Cart grid = grid("MPI_Comm_dup");
-        return Neighborhood.wrap(super.dup(), grid, CartComm::new);
+        return Neighborhood.wrap(super.dup(), grid, maker());
     }
 
     /**
@@ -164,7 +175,7 @@ public final class CartComm extends TopologyComm {
         }
         SlaveRuntime rt = enter(call);
         return Neighborhood.wrap(derive(call, rt, grid.subGrid(rank, remainDims), rank, "SUB", null), grid.sub(remainDims),
-                CartComm::new);
+                maker());
     }
 
     /**

@@ -6,9 +6,12 @@ package mpi;
  */
 public final class CartParms {
 
-    private final int[] dims;
-    private final boolean[] periods;
-    private final int[] coords;
+    /** mpiJava 1.2: the extent of each dimension (what {@link #getDim} reads). */
+    public final int[] dims;
+    /** mpiJava 1.2: whether each dimension wraps around (what {@link #getPeriod} reads). */
+    public final boolean[] periods;
+    /** mpiJava 1.2: this rank's coordinates (what {@link #getCoord} reads). */
+    public final int[] coords;
 
     /**
      * The shape; the arrays are kept, not copied.

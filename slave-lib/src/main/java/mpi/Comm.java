@@ -463,11 +463,16 @@ public class Comm implements Freeable, Cloneable {
         SlaveRuntime rt = enter(call);
         requireDirect(buf);
         checkRecv(call, rt, buf, count, type, source, tag);
+        return postRecv(call, rt, source, tag, new Span(buf, 0, count, type));
+    }
+
+    /** Posts a checked receive whose message goes to {@code slot}. */
+    private Request postRecv(String call, SlaveRuntime rt, int source, int tag, MessageSlot slot) throws MPIException {
         if (source == MPI.PROC_NULL) {
             return Request.completedProcNull();
         }
         try {
-            return Request.receive(this, rt.postRecv(commId, source, tag), new Span(buf, 0, count, type));
+            return Request.receive(this, rt.postRecv(commId, source, tag), slot);
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
@@ -568,6 +573,11 @@ public class Comm implements Freeable, Cloneable {
 
     private Status receive(String call, SlaveRuntime rt, Object buf, int count, Datatype type, int source, int tag)
             throws MPIException {
+        return receive(call, rt, source, tag, new Span(buf, 0, count, type));
+    }
+
+    /** A checked blocking receive whose message goes to {@code slot}. */
+    private Status receive(String call, SlaveRuntime rt, int source, int tag, MessageSlot slot) throws MPIException {
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
         }
@@ -578,7 +588,7 @@ public class Comm implements Freeable, Cloneable {
             throw handle(Errors.transport(call, e));
         }
         try {
-            return deliver(call, r, new Span(buf, 0, count, type));
+            return slot.take(call, r);
         } catch (MPIException e) {
             throw handle(e);
         }
@@ -2331,5 +2341,543 @@ public class Comm implements Freeable, Cloneable {
     @Override
     public String toString() {
         return name;
+    }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    // An mpiJava buffer is an array from element {@code offset}: BufferAccess.fromElement; with
+    // MPI.OBJECT the elements are serialized into one byte message (ObjectCalls).
+
+    /**
+     * mpiJava 1.2: as {@link #getRank}.
+     *
+     * @return this rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Rank() throws MPIException {
+        return getRank();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getSize}.
+     *
+     * @return the number of ranks
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Size() throws MPIException {
+        return getSize();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getGroup}.
+     *
+     * @return the group of this communicator
+     * @throws MPIException as the Open MPI call
+     */
+    public final Group Group() throws MPIException {
+        return getGroup();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #compare}.
+     *
+     * @param comm1 a communicator
+     * @param comm2 another
+     * @return {@code MPI.IDENT}, {@code CONGRUENT}, {@code SIMILAR} or {@code UNEQUAL}
+     * @throws MPIException as the Open MPI call
+     */
+    public static int Compare(Comm comm1, Comm comm2) throws MPIException {
+        return compare(comm1, comm2);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #free}.
+     *
+     * @throws MPIException as the Open MPI call
+     */
+    public void Free() throws MPIException {
+        free();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #isNull}.
+     *
+     * @return whether the communicator is null
+     * @throws MPIException as the Open MPI call
+     */
+    public final boolean Is_null() throws MPIException {
+        return isNull();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #isInter}.
+     *
+     * @return false: every communicator here is an intracommunicator
+     * @throws MPIException as the Open MPI call
+     */
+    public final boolean Test_inter() throws MPIException {
+        return isInter();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getAttr}.
+     *
+     * @param keyval the key
+     * @return the value, or null
+     * @throws MPIException as the Open MPI call
+     */
+    public final Object Attr_get(int keyval) throws MPIException {
+        return getAttr(keyval);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #deleteAttr}.
+     *
+     * @param keyval the key
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Attr_delete(int keyval) throws MPIException {
+        deleteAttr(keyval);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getTopology}.
+     *
+     * @return {@code MPI.CART}, {@code MPI.GRAPH}, {@code MPI.DIST_GRAPH} or {@code MPI.UNDEFINED}
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Topo_test() throws MPIException {
+        return getTopology();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #abort}.
+     *
+     * @param errorcode the exit status
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Abort(int errorcode) throws MPIException {
+        abort(errorcode);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #send}, from element {@code offset}.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Send(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Send", false, buf, offset, count, type, dest, tag);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #bSend}, from element {@code offset}.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Bsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Bsend", true, buf, offset, count, type, dest, tag);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #sSend}, from element {@code offset}.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Ssend", false, buf, offset, count, type, dest, tag);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #rSend}, from element {@code offset}.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Rsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Rsend", false, buf, offset, count, type, dest, tag);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #iSend}, from element {@code offset} of an array (the master copies the message at once).
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return a request that is already complete
+     * @throws MPIException as the Open MPI call
+     */
+    public final Request Isend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Isend", false, buf, offset, count, type, dest, tag);
+        return Request.completedSend();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #ibSend}, from element {@code offset} of an array (the master copies the message at once).
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return a request that is already complete
+     * @throws MPIException as the Open MPI call
+     */
+    public final Request Ibsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Ibsend", true, buf, offset, count, type, dest, tag);
+        return Request.completedSend();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #isSend}, from element {@code offset} of an array (the master copies the message at once).
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return a request that is already complete
+     * @throws MPIException as the Open MPI call
+     */
+    public final Request Issend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Issend", false, buf, offset, count, type, dest, tag);
+        return Request.completedSend();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #irSend}, from element {@code offset} of an array (the master copies the message at once).
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return a request that is already complete
+     * @throws MPIException as the Open MPI call
+     */
+    public final Request Irsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        mpiJavaSend("MPI_Irsend", false, buf, offset, count, type, dest, tag);
+        return Request.completedSend();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #recv}, from element {@code offset}.
+     *
+     * @param buf where the message lands
+     * @param offset the element of {@code buf} where it starts
+     * @param count the number of items {@code buf} can take from there
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param tag the tag, or {@code MPI.ANY_TAG}
+     * @return the message's status ({@code Get_count(MPI.OBJECT)} counts objects)
+     * @throws MPIException as the Open MPI call
+     */
+    public final Status Recv(Object buf, int offset, int count, Datatype type, int source, int tag) throws MPIException {
+        String call = "MPI_Recv";
+        SlaveRuntime rt = enter(call);
+        return receive(call, rt, source, tag, mpiJavaSlot(call, rt, buf, offset, count, type, source, tag));
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #iRecv}, into an array from element {@code offset}; the message lands when a wait or test completes the request.
+     *
+     * @param buf where the message lands
+     * @param offset the element of {@code buf} where it starts
+     * @param count the number of items {@code buf} can take from there
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param tag the tag, or {@code MPI.ANY_TAG}
+     * @return the receive's request
+     * @throws MPIException as the Open MPI call
+     */
+    public final Request Irecv(Object buf, int offset, int count, Datatype type, int source, int tag) throws MPIException {
+        String call = "MPI_Irecv";
+        SlaveRuntime rt = enter(call);
+        return postRecv(call, rt, source, tag, mpiJavaSlot(call, rt, buf, offset, count, type, source, tag));
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #sendInit}, from element {@code offset} of an array; each start sends its contents then.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return the inactive request
+     * @throws MPIException as the Open MPI call
+     */
+    public final Prequest Send_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        enter("MPI_Send_init");
+        return new Prequest(this, () -> {
+            mpiJavaSend("MPI_Start", false, buf, offset, count, type, dest, tag);
+            return Request.completedSend();
+        });
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #bSendInit}, from element {@code offset} of an array; each start sends its contents then.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return the inactive request
+     * @throws MPIException as the Open MPI call
+     */
+    public final Prequest Bsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        enter("MPI_Bsend_init");
+        return new Prequest(this, () -> {
+            mpiJavaSend("MPI_Start", true, buf, offset, count, type, dest, tag);
+            return Request.completedSend();
+        });
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #sSendInit}, from element {@code offset} of an array; each start sends its contents then.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return the inactive request
+     * @throws MPIException as the Open MPI call
+     */
+    public final Prequest Ssend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        enter("MPI_Ssend_init");
+        return new Prequest(this, () -> {
+            mpiJavaSend("MPI_Start", false, buf, offset, count, type, dest, tag);
+            return Request.completedSend();
+        });
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #rSendInit}, from element {@code offset} of an array; each start sends its contents then.
+     *
+     * @param buf the items to send
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param tag the tag
+     * @return the inactive request
+     * @throws MPIException as the Open MPI call
+     */
+    public final Prequest Rsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
+        enter("MPI_Rsend_init");
+        return new Prequest(this, () -> {
+            mpiJavaSend("MPI_Start", false, buf, offset, count, type, dest, tag);
+            return Request.completedSend();
+        });
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #recvInit}, into an array from element {@code offset}.
+     *
+     * @param buf where the message lands
+     * @param offset the element of {@code buf} where it starts
+     * @param count the number of items {@code buf} can take from there
+     * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param tag the tag, or {@code MPI.ANY_TAG}
+     * @return the inactive request
+     * @throws MPIException as the Open MPI call
+     */
+    public final Prequest Recv_init(Object buf, int offset, int count, Datatype type, int source, int tag) throws MPIException {
+        String call = "MPI_Recv_init";
+        MessageSlot slot = mpiJavaSlot(call, enter(call), buf, offset, count, type, source, tag);
+        return new Prequest(this, () -> postRecv("MPI_Start", enter("MPI_Start"), source, tag, slot));
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #sendRecv}, with offsets.
+     *
+     * @param sendbuf the items to send
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent
+     * @param sendtype their datatype
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param sendtag the tag sent
+     * @param recvbuf where the message lands
+     * @param recvoffset the element of {@code recvbuf} where it starts
+     * @param recvcount the number of items {@code recvbuf} can take
+     * @param recvtype their datatype
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param recvtag the tag, or {@code MPI.ANY_TAG}
+     * @return the status of the message received
+     * @throws MPIException as the Open MPI call
+     */
+    public final Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) throws MPIException {
+        String call = "MPI_Sendrecv";
+        SlaveRuntime rt = enter(call);
+        MessageSlot slot = mpiJavaSlot(call, rt, recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+        mpiJavaSend(call, false, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+        return receive(call, rt, source, recvtag, slot);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #sendRecvReplace}, from element {@code offset}.
+     *
+     * @param buf the items to send, then where the message lands
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype
+     * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
+     * @param sendtag the tag sent
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param recvtag the tag, or {@code MPI.ANY_TAG}
+     * @return the status of the message received
+     * @throws MPIException as the Open MPI call
+     */
+    public final Status Sendrecv_replace(Object buf, int offset, int count, Datatype type,
+                                         int dest, int sendtag, int source, int recvtag) throws MPIException {
+        String call = "MPI_Sendrecv_replace";
+        SlaveRuntime rt = enter(call);
+        MessageSlot slot = mpiJavaSlot(call, rt, buf, offset, count, type, source, recvtag);
+        // The master owns a copy once the send returns, so buf is free to be overwritten.
+        mpiJavaSend(call, false, buf, offset, count, type, dest, sendtag);
+        return receive(call, rt, source, recvtag, slot);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #probe}.
+     *
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param tag the tag, or {@code MPI.ANY_TAG}
+     * @return the message's status
+     * @throws MPIException as the Open MPI call
+     */
+    public final Status Probe(int source, int tag) throws MPIException {
+        return probe(source, tag);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #iProbe}: null if no message matches now.
+     *
+     * @param source the sender's rank, {@code MPI.ANY_SOURCE} or {@code MPI.PROC_NULL}
+     * @param tag the tag, or {@code MPI.ANY_TAG}
+     * @return the message's status, or null
+     * @throws MPIException as the Open MPI call
+     */
+    public final Status Iprobe(int source, int tag) throws MPIException {
+        return iProbe(source, tag);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #packSize}.
+     *
+     * @param incount the number of items
+     * @param type their datatype
+     * @return the bytes they take packed
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Pack_size(int incount, Datatype type) throws MPIException {
+        return packSize(incount, type);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #pack}, from element {@code offset} of {@code inbuf}.
+     *
+     * @param inbuf the items
+     * @param offset the element of {@code inbuf} where they start
+     * @param incount the number of items
+     * @param type their datatype
+     * @param outbuf the packed bytes
+     * @param position where in {@code outbuf} to write
+     * @return the position after the bytes written
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Pack(Object inbuf, int offset, int incount, Datatype type, byte[] outbuf, int position) throws MPIException {
+        return pack(BufferAccess.fromElement(inbuf, offset), incount, type, outbuf, position);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #unpack}, to element {@code offset} of {@code outbuf}.
+     *
+     * @param inbuf the packed bytes
+     * @param position where in {@code inbuf} to read
+     * @param outbuf where the items land
+     * @param offset the element of {@code outbuf} where they start
+     * @param outcount the number of items
+     * @param type their datatype
+     * @return the position after the bytes read
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype type) throws MPIException {
+        return unpack(inbuf, position, BufferAccess.fromElement(outbuf, offset), outcount, type);
+    }
+
+    /** An mpiJava send: items of an array from {@code offset}, or its objects serialized. */
+    private void mpiJavaSend(String call, boolean buffered, Object buf, int offset, int count, Datatype type,
+                             int dest, int tag) throws MPIException {
+        Object items = BufferAccess.fromElement(buf, offset);
+        int n = count;
+        Datatype t = type;
+        if (type == MPI.OBJECT) {
+            enter(call);
+            try {
+                items = ObjectCalls.encode(call, buf, offset, count);
+            } catch (MPIException e) {
+                throw handle(e);
+            }
+            n = ((byte[]) items).length;
+            t = MPI.BYTE;
+        }
+        if (buffered) {
+            bufferedSend(call, items, n, t, dest, tag);
+        } else {
+            send(call, items, n, t, dest, tag);
+        }
+    }
+
+    /** Where an mpiJava receive lands, checked: items of an array from {@code offset}, or objects. */
+    private MessageSlot mpiJavaSlot(String call, SlaveRuntime rt, Object buf, int offset, int count, Datatype type,
+                                    int source, int tag) throws MPIException {
+        if (type != MPI.OBJECT) {
+            Object items = BufferAccess.fromElement(buf, offset);
+            checkRecv(call, rt, items, count, type, source, tag);
+            return new Span(items, 0, count, type);
+        }
+        try {
+            checkRank(call, rt, source, true);
+            checkRecvTag(call, tag);
+            return new ObjectCalls.Slot(buf, offset, count).checked(call);
+        } catch (MPIException e) {
+            throw handle(e);
+        }
     }
 }

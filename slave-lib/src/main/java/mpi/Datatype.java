@@ -3,6 +3,8 @@ package mpi;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.slave.SlaveRuntime;
 
+import java.util.Arrays;
+
 /**
  * An MPI datatype. Each has a Java element type, its "base" (int for {@code MPI.INT}), that a
  * buffer for it must have, and an extent in base units: sizes, extents and bounds are counted in
@@ -500,5 +502,210 @@ public final class Datatype implements Freeable {
     @Override
     public String toString() {
         return name.isEmpty() ? (freed ? "a freed datatype" : "a derived datatype") : name;
+    }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+    // mpiJava counts displacements, extents and sizes in elements of the buffer's array, not bytes.
+
+    /** mpiJava's {@code MPI.OBJECT}, {@code MPI.LB}, {@code MPI.UB}: types the mpiJava calls recognise by identity. */
+    static Datatype marker(String name) {
+        return structBytes(0, name);
+    }
+
+    /** mpiJava's {@code SHORT2} ... {@code DOUBLE2}: {@code Contiguous(2, type)}, predefined. */
+    static Datatype two(Datatype type, String name) {
+        try {
+            return new Datatype(type.base, TypeMap.blocks(name, new int[] {2}, new long[] {0}, type.map), true, true, name);
+        } catch (MPIException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Bytes of one element of the array an mpiJava program uses with this type: the base type's
+     * size, but 4 for {@code MPI.INT2}, which mpiJava uses with an {@code int[]} (value, index).
+     */
+    int elementBytes() {
+        return this == MPI.INT2 ? 4 : base.bytes;
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createContiguous}.
+     *
+     * @param count the number of items of {@code oldtype}
+     * @param oldtype the item type
+     * @return the new type; commit it before use
+     * @throws MPIException as {@link #createContiguous}
+     */
+    public static Datatype Contiguous(int count, Datatype oldtype) throws MPIException {
+        return createContiguous(count, oldtype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createVector} (stride in extents of {@code oldtype}).
+     *
+     * @param count the number of blocks
+     * @param blocklength the items of {@code oldtype} per block
+     * @param stride the distance between block starts, in extents of {@code oldtype}
+     * @param oldtype the item type
+     * @return the new type; commit it before use
+     * @throws MPIException as {@link #createVector}
+     */
+    public static Datatype Vector(int count, int blocklength, int stride, Datatype oldtype) throws MPIException {
+        return createVector(count, blocklength, stride, oldtype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createHVector}, with the stride in elements of the buffer.
+     *
+     * @param count the number of blocks
+     * @param blocklength the items of {@code oldtype} per block
+     * @param stride the distance between block starts, in buffer elements
+     * @param oldtype the item type
+     * @return the new type; commit it before use
+     * @throws MPIException as {@link #createHVector}
+     */
+    public static Datatype Hvector(int count, int blocklength, int stride, Datatype oldtype) throws MPIException {
+        return createHVector(count, blocklength, stride * unitOf(oldtype), oldtype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createIndexed} (displacements in extents of {@code oldtype}).
+     *
+     * @param blocklengths the items of {@code oldtype} per block
+     * @param displacements each block's start, in extents of {@code oldtype}
+     * @param oldtype the item type
+     * @return the new type; commit it before use
+     * @throws MPIException as {@link #createIndexed}
+     */
+    public static Datatype Indexed(int[] blocklengths, int[] displacements, Datatype oldtype) throws MPIException {
+        return createIndexed(blocklengths, displacements, oldtype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createHIndexed}, with displacements in elements of the buffer.
+     *
+     * @param blocklengths the items of {@code oldtype} per block
+     * @param displacements each block's start, in buffer elements
+     * @param oldtype the item type
+     * @return the new type; commit it before use
+     * @throws MPIException as {@link #createHIndexed}
+     */
+    public static Datatype Hindexed(int[] blocklengths, int[] displacements, Datatype oldtype) throws MPIException {
+        return createHIndexed(blocklengths, scaled(displacements, unitOf(oldtype)), oldtype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createStruct}, with displacements in elements of the buffer (every
+     * type has the same base, as mpiJava requires). {@code MPI.LB} and {@code MPI.UB} entries set
+     * the lower and upper bound, as {@link #createResized} does.
+     *
+     * @param blocklengths the items per block
+     * @param displacements each block's start, in buffer elements
+     * @param types each block's item type, or {@code MPI.LB} / {@code MPI.UB}
+     * @return the new type; commit it before use
+     * @throws MPIException as {@link #createStruct}
+     */
+    public static Datatype Struct(int[] blocklengths, int[] displacements, Datatype[] types) throws MPIException {
+        if (blocklengths == null || displacements == null || types == null) {
+            return createStruct(blocklengths, displacements, types);
+        }
+        int n = Math.min(types.length, Math.min(blocklengths.length, displacements.length));
+        int unit = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            if (types[i] != MPI.LB && types[i] != MPI.UB) {
+                unit = unitOf(types[i]);
+            }
+        }
+        int[] lengths = new int[n];
+        int[] bytes = new int[n];
+        Datatype[] kept = new Datatype[n];
+        Integer lb = null;
+        Integer ub = null;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (types[i] == MPI.LB) {
+                lb = displacements[i] * unit;
+            } else if (types[i] == MPI.UB) {
+                ub = displacements[i] * unit;
+            } else {
+                lengths[k] = blocklengths[i];
+                bytes[k] = displacements[i] * unit;
+                kept[k++] = types[i];
+            }
+        }
+        Datatype t = createStruct(Arrays.copyOf(lengths, k), Arrays.copyOf(bytes, k), Arrays.copyOf(kept, k));
+        if (lb == null && ub == null) {
+            return t;
+        }
+        int low = lb != null ? lb : t.map.lb;
+        int high = ub != null ? ub : t.map.lb + t.map.extent;
+        return createResized(t, low, high - low);
+    }
+
+    private static int unitOf(Datatype type) {
+        return type == null ? 1 : type.elementBytes();
+    }
+
+    private static int[] scaled(int[] displacements, int unit) {
+        return displacements == null ? null : Arrays.stream(displacements).map(d -> d * unit).toArray();
+    }
+
+    /**
+     * mpiJava 1.2: the extent in buffer elements.
+     *
+     * @return the extent in buffer elements
+     * @throws MPIException never here; declared as in mpiJava
+     */
+    public int Extent() throws MPIException {
+        return map.extent / elementBytes();
+    }
+
+    /**
+     * mpiJava 1.2: the size (data only) in buffer elements.
+     *
+     * @return the size in buffer elements
+     * @throws MPIException never here; declared as in mpiJava
+     */
+    public int Size() throws MPIException {
+        return dataBytes() / elementBytes();
+    }
+
+    /**
+     * mpiJava 1.2: the lower bound in buffer elements.
+     *
+     * @return the lower bound in buffer elements
+     * @throws MPIException never here; declared as in mpiJava
+     */
+    public int Lb() throws MPIException {
+        return map.lb / elementBytes();
+    }
+
+    /**
+     * mpiJava 1.2: the upper bound (lower bound plus extent) in buffer elements.
+     *
+     * @return the upper bound in buffer elements
+     * @throws MPIException never here; declared as in mpiJava
+     */
+    public int Ub() throws MPIException {
+        return (map.lb + map.extent) / elementBytes();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #commit}.
+     *
+     * @throws MPIException as {@link #commit}
+     */
+    public void Commit() throws MPIException {
+        commit();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #free}.
+     *
+     * @throws MPIException as {@link #free}
+     */
+    public void Free() throws MPIException {
+        free();
     }
 }

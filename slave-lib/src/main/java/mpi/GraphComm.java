@@ -10,17 +10,23 @@ import java.util.List;
  * knows its own in- and out-neighbours); {@link #getTopology()} tells them apart. Ranks keep their
  * order from the parent communicator whatever {@code reorder} says, as MPI allows.
  */
-public final class GraphComm extends TopologyComm {
+public class GraphComm extends TopologyComm {
 
-    private GraphComm(int commId, int rank, int size, String name, Neighborhood neighborhood) {
+    GraphComm(int commId, int rank, int size, String name, Neighborhood neighborhood) {
         super(commId, rank, size, name, neighborhood);
     }
 
     /** MPI_Graph_create over {@code parent} (collective): ranks past the graph's nodes get a null one. */
     static GraphComm create(Intracomm parent, int[] index, int[] edges) throws MPIException {
+        return create(parent, index, edges, GraphComm::new);
+    }
+
+    /** As {@link #create(Intracomm, int[], int[])}, made by {@code maker} (mpiJava's {@link Graphcomm}). */
+    static <C extends GraphComm> C create(Intracomm parent, int[] index, int[] edges, Neighborhood.Maker<C> maker)
+            throws MPIException {
         String call = "MPI_Graph_create";
         return Neighborhood.create(parent, call, "GRAPH", size -> Topology.Graph.of(call, index, edges, size),
-                graph -> graph.index().length, GraphComm::new);
+                graph -> graph.index().length, maker);
     }
 
     /** MPI_Dist_graph_create_adjacent over {@code parent} (collective); null weights when unweighted. */
@@ -148,10 +154,15 @@ public final class GraphComm extends TopologyComm {
      * @return the new communicator
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
+    /** What makes this class's communicators: its dups keep the class. */
+    Neighborhood.Maker<? extends GraphComm> maker() {
+        return GraphComm::new;
+    }
+
     @Override
     public GraphComm dup() throws MPIException {
         enter("MPI_Comm_dup");
-        return Neighborhood.wrap(super.dup(), neighborhood().topology, GraphComm::new);
+        return Neighborhood.wrap(super.dup(), neighborhood().topology, maker());
     }
 
     /**

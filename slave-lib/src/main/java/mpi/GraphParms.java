@@ -7,8 +7,10 @@ package mpi;
  */
 public final class GraphParms {
 
-    private final int[] index;
-    private final int[] edges;
+    /** mpiJava 1.2: the cumulative neighbour counts (what {@link #getIndex} reads). */
+    public final int[] index;
+    /** mpiJava 1.2: the neighbour lists (what {@link #getEdge} reads). */
+    public final int[] edges;
 
     /**
      * The graph; the arrays are kept, not copied.

@@ -358,4 +358,147 @@ public final class Group implements Freeable {
     public String toString() {
         return "Group" + Arrays.toString(members);
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /** mpiJava's {@code MPI.GROUP_NULL}: a null group. */
+    static Group nullGroup() {
+        Group g = new Group(new int[0]);
+        g.freed = true;
+        return g;
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getSize}.
+     *
+     * @return the number of members
+     * @throws MPIException as {@link #getSize}
+     */
+    public int Size() throws MPIException {
+        return getSize();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getRank}.
+     *
+     * @return this process's rank in the group, or {@code MPI.UNDEFINED}
+     * @throws MPIException as {@link #getRank}
+     */
+    public int Rank() throws MPIException {
+        return getRank();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #incl}.
+     *
+     * @param ranks the members to keep, in the new order
+     * @return the new group
+     * @throws MPIException as {@link #incl}
+     */
+    public Group Incl(int[] ranks) throws MPIException {
+        return incl(ranks);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #excl}.
+     *
+     * @param ranks the members to leave out
+     * @return the new group
+     * @throws MPIException as {@link #excl}
+     */
+    public Group Excl(int[] ranks) throws MPIException {
+        return excl(ranks);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #rangeIncl}.
+     *
+     * @param ranges (first, last, stride) triples
+     * @return the new group
+     * @throws MPIException as {@link #rangeIncl}
+     */
+    public Group Range_incl(int[][] ranges) throws MPIException {
+        return rangeIncl(ranges);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #rangeExcl}.
+     *
+     * @param ranges (first, last, stride) triples
+     * @return the new group
+     * @throws MPIException as {@link #rangeExcl}
+     */
+    public Group Range_excl(int[][] ranges) throws MPIException {
+        return rangeExcl(ranges);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #translateRanks}.
+     *
+     * @param group1 the first group
+     * @param ranks1 ranks in {@code group1}
+     * @param group2 the second group
+     * @return the same processes' ranks in {@code group2}
+     * @throws MPIException as {@link #translateRanks}
+     */
+    public static int[] Translate_ranks(Group group1, int[] ranks1, Group group2) throws MPIException {
+        return translateRanks(group1, ranks1, group2);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #compare}.
+     *
+     * @param group1 the first group
+     * @param group2 the second group
+     * @return {@code MPI.IDENT}, {@code MPI.SIMILAR} or {@code MPI.UNEQUAL}
+     * @throws MPIException as {@link #compare}
+     */
+    public static int Compare(Group group1, Group group2) throws MPIException {
+        return compare(group1, group2);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #union}.
+     *
+     * @param group1 the first group
+     * @param group2 the second group
+     * @return the union
+     * @throws MPIException as {@link #union}
+     */
+    public static Group Union(Group group1, Group group2) throws MPIException {
+        return union(group1, group2);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #intersection}.
+     *
+     * @param group1 the first group
+     * @param group2 the second group
+     * @return the intersection
+     * @throws MPIException as {@link #intersection}
+     */
+    public static Group Intersection(Group group1, Group group2) throws MPIException {
+        return intersection(group1, group2);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #difference}.
+     *
+     * @param group1 the first group
+     * @param group2 the second group
+     * @return the members of {@code group1} not in {@code group2}
+     * @throws MPIException as {@link #difference}
+     */
+    public static Group Difference(Group group1, Group group2) throws MPIException {
+        return difference(group1, group2);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #free}.
+     *
+     * @throws MPIException as {@link #free}
+     */
+    public void Free() throws MPIException {
+        free();
+    }
 }

@@ -368,4 +368,366 @@ public class Intracomm extends Comm {
             throws MPIException {
         return GraphComm.createAdjacent(this, sources, null, destinations, null, false);
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+    /**
+     * mpiJava 1.2: as {@link #split}; {@code MPI.UNDEFINED} gives {@code MPI.COMM_NULL}.
+     *
+     * @param colour the new communicator's colour, or {@code MPI.UNDEFINED}
+     * @param key orders the ranks in it
+     * @return the new communicator, or {@code MPI.COMM_NULL}
+     * @throws MPIException as the Open MPI call
+     */
+    public final Intracomm Split(int colour, int key) throws MPIException {
+        return orNull(split(colour, key));
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #create}; non-members get {@code MPI.COMM_NULL}.
+     *
+     * @param group the members
+     * @return the new communicator, or {@code MPI.COMM_NULL}
+     * @throws MPIException as the Open MPI call
+     */
+    public final Intracomm Create(Group group) throws MPIException {
+        return orNull(create(group));
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createCart}.
+     *
+     * @param dims the extent of each dimension
+     * @param periods whether each dimension wraps around
+     * @param reorder ignored: ranks keep their order
+     * @return the grid (a null one past it)
+     * @throws MPIException as the Open MPI call
+     */
+    public final Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        return Cartcomm.create(this, dims, periods);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createGraph}.
+     *
+     * @param index cumulative neighbour counts
+     * @param edges the neighbour lists
+     * @param reorder ignored: ranks keep their order
+     * @return the graph (a null one past it)
+     * @throws MPIException as the Open MPI call
+     */
+    public final Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        return Graphcomm.create(this, index, edges);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #barrier}.
+     *
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Barrier() throws MPIException {
+        barrier();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #bcast}, from element {@code offset}.
+     *
+     * @param buf the root's items; where they land elsewhere
+     * @param offset the element of {@code buf} where they start
+     * @param count the number of items
+     * @param type their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param root the root's rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Bcast(Object buf, int offset, int count, Datatype type, int root) throws MPIException {
+        if (type == MPI.OBJECT) {
+            ObjectCalls.bcast(this, buf, offset, count, root);
+        } else {
+            bcast(at(buf, offset), count, type, root);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #gather}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent (to each rank)
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received (from each rank)
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param root the root's rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.gatherv(this, sendbuf, sendoffset, sendcount, recvbuf, recvoffset, ObjectCalls.counts(getSize(), recvcount),
+                    ObjectCalls.displacements(getSize(), recvcount), root);
+        } else {
+            gather(at(sendbuf, sendoffset), sendcount, sendtype, at(recvbuf, recvoffset), recvcount, recvtype, root);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #gatherv}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent (to each rank)
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received from each rank
+     * @param displs where each rank's items land, in items from {@code recvoffset}
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param root the root's rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                              Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.gatherv(this, sendbuf, sendoffset, sendcount, recvbuf, recvoffset, recvcount, displs, root);
+        } else {
+            gatherv(at(sendbuf, sendoffset), sendcount, sendtype, at(recvbuf, recvoffset), recvcount, displs, recvtype, root);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #scatter}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent (to each rank)
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received (from each rank)
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param root the root's rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                              Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.scatterv(this, sendbuf, sendoffset, ObjectCalls.counts(getSize(), sendcount),
+                    ObjectCalls.displacements(getSize(), sendcount), recvbuf, recvoffset, recvcount, root);
+        } else {
+            scatter(at(sendbuf, sendoffset), sendcount, sendtype, at(recvbuf, recvoffset), recvcount, recvtype, root);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #scatterv}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent to each rank
+     * @param displs where each rank's items start, in items from {@code sendoffset}
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received (from each rank)
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param root the root's rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                               Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.scatterv(this, sendbuf, sendoffset, sendcount, displs, recvbuf, recvoffset, recvcount, root);
+        } else {
+            scatterv(at(sendbuf, sendoffset), sendcount, displs, sendtype, at(recvbuf, recvoffset), recvcount, recvtype, root);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #allGather}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent (to each rank)
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received (from each rank)
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.allGatherv(this, sendbuf, sendoffset, sendcount, recvbuf, recvoffset,
+                    ObjectCalls.counts(getSize(), recvcount), ObjectCalls.displacements(getSize(), recvcount));
+        } else {
+            allGather(at(sendbuf, sendoffset), sendcount, sendtype, at(recvbuf, recvoffset), recvcount, recvtype);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #allGatherv}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent (to each rank)
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received from each rank
+     * @param displs where each rank's items land, in items from {@code recvoffset}
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                                 Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.allGatherv(this, sendbuf, sendoffset, sendcount, recvbuf, recvoffset, recvcount, displs);
+        } else {
+            allGatherv(at(sendbuf, sendoffset), sendcount, sendtype, at(recvbuf, recvoffset), recvcount, displs, recvtype);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #allToAll}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent (to each rank)
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received (from each rank)
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                               Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.allToAllv(this, sendbuf, sendoffset, ObjectCalls.counts(getSize(), sendcount),
+                    ObjectCalls.displacements(getSize(), sendcount), recvbuf, recvoffset,
+                    ObjectCalls.counts(getSize(), recvcount), ObjectCalls.displacements(getSize(), recvcount));
+        } else {
+            allToAll(at(sendbuf, sendoffset), sendcount, sendtype, at(recvbuf, recvoffset), recvcount, recvtype);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #allToAllv}, with offsets.
+     *
+     * @param sendbuf the items this rank sends
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param sendcount the number of items sent to each rank
+     * @param sdispls where each rank's items start, in items from {@code sendoffset}
+     * @param sendtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @param recvbuf where the items land
+     * @param recvoffset the element of {@code recvbuf} where they start
+     * @param recvcount the number of items received from each rank
+     * @param rdispls where each rank's items land, in items from {@code recvoffset}
+     * @param recvtype their datatype ({@code MPI.OBJECT}: an {@code Object[]})
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
+        if (ObjectCalls.isObject(sendtype, recvtype)) {
+            ObjectCalls.allToAllv(this, sendbuf, sendoffset, sendcount, sdispls, recvbuf, recvoffset, recvcount, rdispls);
+        } else {
+            allToAllv(at(sendbuf, sendoffset), sendcount, sdispls, sendtype, at(recvbuf, recvoffset), recvcount, rdispls, recvtype);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #reduce}, with offsets; MINLOC and MAXLOC also take {@code MPI.SHORT2}, {@code LONG2}, {@code FLOAT2}, {@code DOUBLE2}.
+     *
+     * @param sendbuf this rank's operands
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param recvbuf where the result lands
+     * @param recvoffset the element of {@code recvbuf} where it starts
+     * @param count the number of items
+     * @param type the items' datatype ({@code MPI.OBJECT}: an {@code Object[]}, with a {@link User_function} operator)
+     * @param op the operator
+     * @param root the root's rank
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type, Op op,
+                             int root) throws MPIException {
+        if (type == MPI.OBJECT) {
+            ObjectCalls.reduce(this, sendbuf, sendoffset, recvbuf, recvoffset, count, op, root);
+        } else {
+            reduce(at(sendbuf, sendoffset), at(recvbuf, recvoffset), count, type, forMpiJava(op, type), root);
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #allReduce}, with offsets; MINLOC and MAXLOC also take {@code MPI.SHORT2}, {@code LONG2}, {@code FLOAT2}, {@code DOUBLE2}.
+     *
+     * @param sendbuf this rank's operands
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param recvbuf where the result lands
+     * @param recvoffset the element of {@code recvbuf} where it starts
+     * @param count the number of items
+     * @param type the items' datatype ({@code MPI.OBJECT}: an {@code Object[]}, with a {@link User_function} operator)
+     * @param op the operator
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type, Op op) throws MPIException {
+        if (type == MPI.OBJECT) {
+            ObjectCalls.allReduce(this, "MPI_Allreduce", sendbuf, sendoffset, recvbuf, recvoffset, count, op, false);
+        } else {
+            allReduce(at(sendbuf, sendoffset), at(recvbuf, recvoffset), count, type, forMpiJava(op, type));
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #reduceScatter}, with offsets; MINLOC and MAXLOC also take {@code MPI.SHORT2}, {@code LONG2}, {@code FLOAT2}, {@code DOUBLE2}.
+     *
+     * @param sendbuf this rank's operands
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param recvbuf where the result lands
+     * @param recvoffset the element of {@code recvbuf} where it starts
+     * @param recvcounts the number of items of the result each rank receives
+     * @param type the items' datatype ({@code MPI.OBJECT}: an {@code Object[]}, with a {@link User_function} operator)
+     * @param op the operator
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts, Datatype type,
+                                     Op op) throws MPIException {
+        if (type == MPI.OBJECT) {
+            ObjectCalls.reduceScatter(this, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts, op);
+        } else {
+            reduceScatter(at(sendbuf, sendoffset), at(recvbuf, recvoffset), recvcounts, type, forMpiJava(op, type));
+        }
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #scan}, with offsets; MINLOC and MAXLOC also take {@code MPI.SHORT2}, {@code LONG2}, {@code FLOAT2}, {@code DOUBLE2}.
+     *
+     * @param sendbuf this rank's operands
+     * @param sendoffset the element of {@code sendbuf} where they start
+     * @param recvbuf where the result lands
+     * @param recvoffset the element of {@code recvbuf} where it starts
+     * @param count the number of items
+     * @param type the items' datatype ({@code MPI.OBJECT}: an {@code Object[]}, with a {@link User_function} operator)
+     * @param op the operator
+     * @throws MPIException as the Open MPI call
+     */
+    public final void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype type, Op op) throws MPIException {
+        if (type == MPI.OBJECT) {
+            ObjectCalls.allReduce(this, "MPI_Scan", sendbuf, sendoffset, recvbuf, recvoffset, count, op, true);
+        } else {
+            scan(at(sendbuf, sendoffset), at(recvbuf, recvoffset), count, type, forMpiJava(op, type));
+        }
+    }
+
+    private static Object at(Object buf, int offset) {
+        return BufferAccess.fromElement(buf, offset);
+    }
+
+    private static Op forMpiJava(Op op, Datatype type) {
+        return op == null ? null : op.forMpiJava(type);
+    }
+
+    private static Intracomm orNull(Intracomm c) {
+        return c.isNull() ? MPI.COMM_NULL : c;
+    }
 }

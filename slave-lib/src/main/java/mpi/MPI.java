@@ -756,4 +756,147 @@ public final class MPI {
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    // Constants keep Open MPI's values (Open MPI programs rely on them; mpiJava programs use names).
+
+    /** mpiJava 1.2: the null communicator ({@code Split} with {@code UNDEFINED} returns it). */
+    public static final Intracomm COMM_NULL = Intracomm.nullComm();
+    /** mpiJava 1.2: the null group. */
+    public static final Group GROUP_NULL = Group.nullGroup();
+    /** mpiJava 1.2: an empty status (source {@code ANY_SOURCE}, tag {@code ANY_TAG}, count 0). */
+    public static final Status EMPTY_STATUS = Status.empty();
+    /** mpiJava 1.2: the null datatype, {@link #DATATYPE_NULL}. */
+    public static final Datatype NULL = DATATYPE_NULL;
+    /** mpiJava 1.2: serialized objects: {@code Object[]} buffers, each element Java-serialized on its own. */
+    public static final Datatype OBJECT = Datatype.marker("MPI_OBJECT");
+    /** mpiJava 1.2: the lower-bound marker of {@link Datatype#Struct}. */
+    public static final Datatype LB = Datatype.marker("MPI_LB");
+    /** mpiJava 1.2: the upper-bound marker of {@link Datatype#Struct}. */
+    public static final Datatype UB = Datatype.marker("MPI_UB");
+    /** mpiJava 1.2: two shorts (value, index) in a {@code short[]}, for MINLOC and MAXLOC. */
+    public static final Datatype SHORT2 = Datatype.two(SHORT, "MPI_SHORT2");
+    /** mpiJava 1.2: two longs (value, index) in a {@code long[]}, for MINLOC and MAXLOC. */
+    public static final Datatype LONG2 = Datatype.two(LONG, "MPI_LONG2");
+    /** mpiJava 1.2: two floats (value, index) in a {@code float[]}, for MINLOC and MAXLOC. */
+    public static final Datatype FLOAT2 = Datatype.two(FLOAT, "MPI_FLOAT2");
+    /** mpiJava 1.2: two doubles (value, index) in a {@code double[]}, for MINLOC and MAXLOC. */
+    public static final Datatype DOUBLE2 = Datatype.two(DOUBLE, "MPI_DOUBLE2");
+
+    /**
+     * mpiJava 1.2: as {@link #wtime}.
+     *
+     * @return seconds since an arbitrary time
+     * @throws MPIException as {@link #wtime}
+     */
+    public static double Wtime() throws MPIException {
+        return wtime();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #wtick}.
+     *
+     * @return the resolution of {@link #Wtime}, in seconds
+     * @throws MPIException as {@link #wtick}
+     */
+    public static double Wtick() throws MPIException {
+        return wtick();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getProcessorName}.
+     *
+     * @return the node's name
+     * @throws MPIException as {@link #getProcessorName}
+     */
+    public static String Get_processor_name() throws MPIException {
+        return getProcessorName();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #isInitialized}.
+     *
+     * @return whether {@code Init} has been called
+     * @throws MPIException as {@link #isInitialized}
+     */
+    public static boolean Initialized() throws MPIException {
+        return isInitialized();
+    }
+
+    /**
+     * mpiJava 1.2 (the specification's form): as {@link #attachBuffer}.
+     *
+     * @param buffer the space for buffered sends
+     * @throws MPIException as {@link #attachBuffer}
+     */
+    public static void Buffer_attach(byte[] buffer) throws MPIException {
+        attachBuffer(buffer);
+    }
+
+    /**
+     * MPJ Express's form: attaches {@code buffer.capacity()} bytes of space, as {@link #attachBuffer}
+     * (the master buffers every message, so the space is only counted, never written).
+     *
+     * @param buffer the space for buffered sends
+     * @throws MPIException as {@link #attachBuffer}
+     */
+    public static void Buffer_attach(ByteBuffer buffer) throws MPIException {
+        attachBuffer(buffer == null ? null : new byte[buffer.capacity()]);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #detachBuffer} (MPJ Express's {@code void} form compiles against it too).
+     *
+     * @return the array attached
+     * @throws MPIException as {@link #detachBuffer}
+     */
+    public static byte[] Buffer_detach() throws MPIException {
+        return detachBuffer();
+    }
+
+    /**
+     * mpiJava 1.2: sets the error handler of {@code COMM_WORLD}, which also takes the errors of
+     * calls without a communicator (mpiJava's handler is global).
+     *
+     * @param errhandler the handler
+     * @throws MPIException as {@link Comm#setErrhandler}
+     */
+    public static void Errorhandler_set(Errhandler errhandler) throws MPIException {
+        COMM_WORLD.setErrhandler(errhandler);
+    }
+
+    /**
+     * mpiJava 1.2: the error handler of {@code COMM_WORLD}.
+     *
+     * @return the handler
+     * @throws MPIException as {@link Comm#getErrhandler}
+     */
+    public static Errhandler Errorhandler_get() throws MPIException {
+        return COMM_WORLD.getErrhandler();
+    }
+
+    /**
+     * MPJ Express: as {@link #InitThread}, returning the program's arguments.
+     *
+     * @param required the thread level wanted
+     * @param provided ignored (MPJ Express's signature); ask {@link #queryThread} for the level given
+     * @param argv the program's arguments
+     * @return the program's arguments
+     * @throws MPIException as {@link #InitThread}
+     */
+    public static String[] initThread(int required, int provided, String[] argv) throws MPIException {
+        InitThread(argv, required);
+        return argv;
+    }
+
+    /**
+     * MPJ Express: as {@link #isThreadMain}.
+     *
+     * @return whether this is the thread that initialized MPI
+     * @throws MPIException as {@link #isThreadMain}
+     */
+    public static boolean isMainThread() throws MPIException {
+        return isThreadMain();
+    }
 }

@@ -70,4 +70,13 @@ public final class MPIException extends Exception {
     public int getErrorClass() {
         return errorClass;
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /**
+     * mpiJava 1.2: an exception without a message.
+     */
+    public MPIException() {
+        this((String) null);
+    }
 }

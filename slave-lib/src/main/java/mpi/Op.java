@@ -3,6 +3,7 @@ package mpi;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
 
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -137,5 +138,61 @@ public final class Op implements Freeable {
     @Override
     public String toString() {
         return name;
+    }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /**
+     * mpiJava 1.2: a user-defined operator calling {@code function} with offsets.
+     *
+     * @param function the function
+     * @param commute whether the operation is commutative
+     * @throws MPIException never here; declared as in mpiJava
+     */
+    public Op(User_function function, boolean commute) throws MPIException {
+        this(User_function.adapter(function), commute);
+    }
+
+    /** The mpiJava function of a user-defined operator made from one, else null. */
+    User_function mpiJavaFunction() {
+        UserFunction f = function;
+        return f == null ? null : f.mpiJava();
+    }
+
+    private static final Op PAIR_MINLOC = pairLocation(1);
+    private static final Op PAIR_MAXLOC = pairLocation(-1);
+
+    /**
+     * The operator an mpiJava reduction applies to {@code type}: MINLOC and MAXLOC over mpiJava's
+     * pair types {@code SHORT2}, {@code LONG2}, {@code FLOAT2}, {@code DOUBLE2} (value and index
+     * of the value's type, which the master has no C struct for) are folded here, as user
+     * operators are; anything else is this operator.
+     */
+    Op forMpiJava(Datatype type) {
+        if (type != MPI.SHORT2 && type != MPI.LONG2 && type != MPI.FLOAT2 && type != MPI.DOUBLE2) {
+            return this;
+        }
+        return this == MPI.MINLOC ? PAIR_MINLOC : this == MPI.MAXLOC ? PAIR_MAXLOC : this;
+    }
+
+    /** MINLOC ({@code sign} 1) or MAXLOC (-1) over (value, index) pairs of one primitive type; the lower index wins ties. */
+    private static Op pairLocation(int sign) {
+        return new Op(new UserFunction() {
+            @Override
+            public void call(Object in, Object inOut, int count, Datatype datatype) {
+                for (int k = 0; k < 2 * count; k += 2) {
+                    int c = sign * compare(Array.get(in, k), Array.get(inOut, k));
+                    if (c < 0 || c == 0 && compare(Array.get(in, k + 1), Array.get(inOut, k + 1)) < 0) {
+                        Array.set(inOut, k, Array.get(in, k));
+                        Array.set(inOut, k + 1, Array.get(in, k + 1));
+                    }
+                }
+            }
+        }, true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int compare(Object a, Object b) {
+        return ((Comparable<Object>) a).compareTo(b);
     }
 }

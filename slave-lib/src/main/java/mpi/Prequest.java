@@ -84,4 +84,25 @@ public final class Prequest extends Request {
         super.free();
         freed = true;
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /**
+     * mpiJava 1.2: as {@link #start}.
+     *
+     * @throws MPIException as {@link #start}
+     */
+    public void Start() throws MPIException {
+        start();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #startAll}.
+     *
+     * @param requests the persistent requests
+     * @throws MPIException as {@link #startAll}
+     */
+    public static void Startall(Prequest[] requests) throws MPIException {
+        startAll(requests);
+    }
 }

@@ -146,14 +146,14 @@ public class Request implements Freeable {
     }
 
     /** A posted receive; its message lands in {@code slot} (whose buffer the request keeps alive). */
-    static Request receive(Comm comm, long id, Span slot) {
+    static Request receive(Comm comm, long id, MessageSlot slot) {
         return new Request(comm, id, new Landing() {
             @Override
             public Status land(String call, Completed outcome) throws MPIException {
                 if (!(outcome instanceof Received m)) {
                     throw unexpected(call, outcome);
                 }
-                return Comm.deliver(call, m, slot);
+                return slot.take(call, m);
             }
 
             @Override
@@ -728,5 +728,120 @@ public class Request implements Freeable {
             out[i] = statuses[i].getIndex();
         }
         return out;
+    }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /**
+     * mpiJava 1.2: as {@link #waitStatus}.
+     *
+     * @return the operation's status
+     * @throws MPIException as {@link #waitStatus}
+     */
+    public Status Wait() throws MPIException {
+        return waitStatus();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #testStatus}: null if the operation is not complete.
+     *
+     * @return the operation's status, or null
+     * @throws MPIException as {@link #testStatus}
+     */
+    public Status Test() throws MPIException {
+        return testStatus();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #isNull}.
+     *
+     * @return whether the request is null
+     */
+    public boolean Is_null() {
+        return isNull();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #cancel}.
+     *
+     * @throws MPIException as {@link #cancel}
+     */
+    public void Cancel() throws MPIException {
+        cancel();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #free}.
+     *
+     * @throws MPIException as {@link #free}
+     */
+    public void Free() throws MPIException {
+        free();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #waitAnyStatus}; the request's index is in the status's {@code index}.
+     *
+     * @param requests the requests
+     * @return the status of the one completed ({@code index} {@code MPI.UNDEFINED} if all are null)
+     * @throws MPIException as {@link #waitAnyStatus}
+     */
+    public static Status Waitany(Request[] requests) throws MPIException {
+        return waitAnyStatus(requests);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #testAnyStatus}: null if none is complete.
+     *
+     * @param requests the requests
+     * @return the status of the one completed, or null
+     * @throws MPIException as {@link #testAnyStatus}
+     */
+    public static Status Testany(Request[] requests) throws MPIException {
+        return testAnyStatus(requests);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #waitAllStatus}.
+     *
+     * @param requests the requests
+     * @return their statuses
+     * @throws MPIException as {@link #waitAllStatus}
+     */
+    public static Status[] Waitall(Request[] requests) throws MPIException {
+        return waitAllStatus(requests);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #testAllStatus}: null unless all are complete.
+     *
+     * @param requests the requests
+     * @return their statuses, or null
+     * @throws MPIException as {@link #testAllStatus}
+     */
+    public static Status[] Testall(Request[] requests) throws MPIException {
+        return testAllStatus(requests);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #waitSomeStatus}.
+     *
+     * @param requests the requests
+     * @return the statuses of those completed, each with its {@code index}
+     * @throws MPIException as {@link #waitSomeStatus}
+     */
+    public static Status[] Waitsome(Request[] requests) throws MPIException {
+        return waitSomeStatus(requests);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #testSomeStatus}.
+     *
+     * @param requests the requests
+     * @return the statuses of those completed, each with its {@code index}
+     * @throws MPIException as {@link #testSomeStatus}
+     */
+    public static Status[] Testsome(Request[] requests) throws MPIException {
+        return testSomeStatus(requests);
     }
 }

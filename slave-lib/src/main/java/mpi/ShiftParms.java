@@ -6,8 +6,10 @@ package mpi;
  */
 public final class ShiftParms {
 
-    private final int source;
-    private final int dest;
+    /** mpiJava 1.2: the rank to receive from (what {@link #getRankSource} returns). */
+    public final int rank_source;
+    /** mpiJava 1.2: the rank to send to (what {@link #getRankDest} returns). */
+    public final int rank_dest;
 
     /**
      * The two ranks.
@@ -16,8 +18,8 @@ public final class ShiftParms {
      * @param dest the rank {@code disp} steps above the caller
      */
     protected ShiftParms(int source, int dest) {
-        this.source = source;
-        this.dest = dest;
+        this.rank_source = source;
+        this.rank_dest = dest;
     }
 
     /**
@@ -26,7 +28,7 @@ public final class ShiftParms {
      * @return the rank {@code disp} steps below the caller, or {@code MPI.PROC_NULL}
      */
     public int getRankSource() {
-        return source;
+        return rank_source;
     }
 
     /**
@@ -35,6 +37,6 @@ public final class ShiftParms {
      * @return the rank {@code disp} steps above the caller, or {@code MPI.PROC_NULL}
      */
     public int getRankDest() {
-        return dest;
+        return rank_dest;
     }
 }

@@ -1,6 +1,7 @@
 package mpi;
 
 import io.bdmpi.slave.Outgoing;
+import io.bdmpi.slave.Received;
 
 import java.nio.ByteBuffer;
 
@@ -9,7 +10,12 @@ import java.nio.ByteBuffer;
  * of {@code type} from the buffer's start, as MPI's displacements are): one block a collective
  * sends or receives.
  */
-record Span(Object buf, int offset, int count, Datatype type) {
+record Span(Object buf, int offset, int count, Datatype type) implements MessageSlot {
+
+    @Override
+    public Status take(String call, Received message) throws MPIException {
+        return Comm.deliver(call, message, this);
+    }
 
     /** Bytes of the span's items in a message. */
     int bytes() {

@@ -2,17 +2,23 @@ package mpi;
 
 /**
  * What a completed receive, probe or request found: the actual source, tag and size of the
- * message (never {@code ANY_SOURCE} or {@code ANY_TAG} for a real message). Immutable; programs
- * do not create statuses.
+ * message (never {@code ANY_SOURCE} or {@code ANY_TAG} for a real message). Open MPI programs read
+ * it through the getters; mpiJava programs read the public fields {@link #source}, {@link #tag}
+ * and {@link #index}, which the getters return, so the two views never disagree.
  */
 public final class Status {
 
-    private final int source;
-    private final int tag;
+    /** mpiJava 1.2: the message's source; what {@link #getSource()} returns. */
+    public int source;
+    /** mpiJava 1.2: the message's tag; what {@link #getTag()} returns. */
+    public int tag;
+    /** mpiJava 1.2: the index of the request in a wait-any, test-any or some call; what {@link #getIndex()} returns. */
+    public int index;
     private final int error;
     private final long byteCount;
     private final boolean cancelled;
-    private final int index;
+    /** For a message of mpiJava's {@code MPI.OBJECT}: its number of objects; else -1. */
+    private int objects = -1;
 
     private Status(int source, int tag, int error, long byteCount, boolean cancelled, int index) {
         this.source = source;
@@ -44,7 +50,7 @@ public final class Status {
     }
 
     Status withIndex(int i) {
-        return new Status(source, tag, error, byteCount, cancelled, i);
+        return new Status(source, tag, error, byteCount, cancelled, i).withObjects(objects);
     }
 
     Status withError(int errorClass) {
@@ -100,6 +106,9 @@ public final class Status {
         if (datatype == null) {
             throw MPIException.of(MPI.ERR_TYPE, "MPI_Get_count: null datatype");
         }
+        if (datatype == MPI.OBJECT) {
+            return objectCount();
+        }
         long size = datatype.byteSize();
         if (size == 0) {
             return byteCount == 0 ? 0 : MPI.UNDEFINED;
@@ -121,6 +130,9 @@ public final class Status {
         if (datatype == null) {
             throw MPIException.of(MPI.ERR_TYPE, "MPI_Get_elements: null datatype");
         }
+        if (datatype == MPI.OBJECT) {
+            return objectCount();
+        }
         long n = datatype.map.elements(byteCount);
         return n >= 0 && n <= Integer.MAX_VALUE ? (int) n : MPI.UNDEFINED;
     }
@@ -139,5 +151,57 @@ public final class Status {
     public String toString() {
         return "Status[source=" + source + ", tag=" + tag + ", bytes=" + byteCount + ", error=" + error
                 + (cancelled ? ", cancelled" : "") + ", index=" + index + "]";
+    }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /**
+     * mpiJava 1.2 (MPJ Express): an empty status (source {@code ANY_SOURCE}, tag {@code ANY_TAG}, count 0).
+     */
+    public Status() {
+        this(MPI.ANY_SOURCE, MPI.ANY_TAG, MPI.SUCCESS, 0, false, 0);
+    }
+
+    /** This status, of a message of {@code n} mpiJava objects (-1: not an object message). */
+    Status withObjects(int n) {
+        objects = n;
+        return this;
+    }
+
+    /** The number of objects of an {@code MPI.OBJECT} message; {@code MPI.UNDEFINED} for other messages and probes. */
+    private int objectCount() {
+        return objects >= 0 ? objects : byteCount == 0 ? 0 : MPI.UNDEFINED;
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getCount}; with {@code MPI.OBJECT}, the number of objects received.
+     *
+     * @param datatype the datatype of the items
+     * @return the number of items, or {@code MPI.UNDEFINED}
+     * @throws MPIException as {@link #getCount}
+     */
+    public int Get_count(Datatype datatype) throws MPIException {
+        return getCount(datatype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getElements}.
+     *
+     * @param datatype the datatype of the items
+     * @return the number of basic elements, or {@code MPI.UNDEFINED}
+     * @throws MPIException as {@link #getElements}
+     */
+    public int Get_elements(Datatype datatype) throws MPIException {
+        return getElements(datatype);
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #isCancelled}.
+     *
+     * @return whether the operation was cancelled
+     * @throws MPIException as {@link #isCancelled}
+     */
+    public boolean Test_cancelled() throws MPIException {
+        return isCancelled();
     }
 }

@@ -74,4 +74,11 @@ public abstract class UserFunction {
             default: return boolean.class;
         }
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /** The mpiJava function this one calls, or null for an Open MPI one. */
+    User_function mpiJava() {
+        return null;
+    }
 }

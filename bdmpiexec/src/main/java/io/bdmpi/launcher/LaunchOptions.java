@@ -62,7 +62,8 @@ public final class LaunchOptions {
     @Option(names = {"-nn", "--nodes"}, paramLabel = "N", description = "Number of nodes: one master each, started through MPI when N > 1.")
     int nodes = DEFAULTS.nodes();
 
-    @Option(names = {"-ns", "--slaves"}, paramLabel = "S", description = "Slaves (MPI ranks) on this node.")
+    @Option(names = {"-ns", "-np", "--slaves"}, paramLabel = "S",
+            description = "Slaves (MPI ranks) on this node; -np, as MPJ Express users type it, is the same.")
     int slaves = DEFAULTS.slaves();
 
     @Option(names = {"-nr", "--running"}, paramLabel = "R|auto", converter = RunningConverter.class,

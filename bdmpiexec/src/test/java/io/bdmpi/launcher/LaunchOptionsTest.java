@@ -100,6 +100,15 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void npIsMpjExpressSpellingOfNs() {
+        MasterContext c = ok("-np", "4", "-cp", testClasses(), MAIN, "-np", "7");
+        assertEquals(4, c.slaves());
+        assertEquals(ok("-ns", "4", "-cp", testClasses(), MAIN).running(), c.running());
+        assertEquals(List.of("-np", "7"), c.programArgs());
+        assertEquals(3, ok("-np=3", "-nr", "1", "-cp", testClasses(), MAIN).slaves());
+    }
+
+    @Test
     void everythingAfterTheProgramIsPassedUntouched() {
         MasterContext c = ok("-ns", "2", "-cp", testClasses(), MAIN, "-ns", "9", "--help", "--version", "x");
         assertEquals(2, c.slaves());
