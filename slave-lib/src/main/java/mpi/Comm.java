@@ -5,6 +5,7 @@ import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
+import io.bdmpi.slave.Outgoing;
 import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -16,9 +17,10 @@ import java.nio.ByteOrder;
 /**
  * A communicator: point-to-point calls, collectives, and its error handler.
  *
- * <p>Every send is buffered by the master, so {@code send}, {@code bSend}, {@code sSend} and
- * {@code rSend} are the same call: each returns as soon as the master owns the message, and a
- * nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
+ * <p>Every send is buffered by the master, so {@code send}, {@code bSend} and {@code rSend} are
+ * the same call: each returns as soon as the master owns the message, and a nonblocking send is
+ * complete when it returns. A synchronous send ({@code sSend}, {@code isSend}) completes only once
+ * a receive has matched its message, as MPI requires. A blocking call that must wait (recv, probe, a
  * collective) parks this rank until the master wakes it, so the node's other ranks can run.
  *
  * <p>Collectives hand the master this rank's part and park until the result is there; the master
@@ -294,7 +296,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #send}: the master buffers it, so it does not wait for the matching receive.
+     * Synchronous send: as {@link #send}, but returns only once a receive has matched the message
+     * (this rank is parked meanwhile).
      *
      * @param buf the items to send: an array or a Buffer, used from its start
      * @param count the number of items to send
@@ -304,7 +307,10 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        send("MPI_Ssend", buf, count, type, dest, tag);
+        send("MPI_Ssend", buf, count, type, dest, tag, (rt, message) -> {
+            rt.syncSend(commId, dest, tag, message);
+            return 0;
+        });
     }
 
     /**
@@ -353,18 +359,25 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #iSend}.
+     * Nonblocking synchronous send: the master has the message on return, and the request completes
+     * once a receive has matched it.
      *
      * @param buf the items to send: a direct Buffer, used from its start
      * @param count the number of items to send
      * @param type the datatype of the items
      * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
      * @param tag the message's tag (0 or more)
-     * @return a request that is already complete
+     * @return a request that completes once a receive has matched the message (already complete
+     *         for {@code MPI.PROC_NULL})
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSend("MPI_Issend", buf, count, type, dest, tag);
+        String call = "MPI_Issend";
+        enter(call);
+        requireDirect(buf);
+        long id = send(call, buf, count, type, dest, tag, (rt, message) -> rt.startSyncSend(commId, dest, tag, message));
+        return id == 0 ? Request.completedSend() : Request.synchronousSend(this, id);
     }
 
     /**
@@ -389,7 +402,28 @@ public class Comm implements Freeable, Cloneable {
         return Request.completedSend();
     }
 
+    /** How a checked message goes to the master. */
+    @FunctionalInterface
+    private interface Transfer {
+        /** @return the synchronous send's request id, or 0 for a buffered send */
+        long send(SlaveRuntime rt, Outgoing message) throws IOException;
+    }
+
+    /** A buffered send. */
     private void send(String call, Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        send(call, buf, count, type, dest, tag, (rt, message) -> {
+            rt.send(commId, dest, tag, message);
+            return 0;
+        });
+    }
+
+    /**
+     * Checks a send's arguments and hands its message over with {@code transfer}.
+     *
+     * @return what {@code transfer} returned; 0 when nothing was sent ({@code MPI.PROC_NULL})
+     */
+    private long send(String call, Object buf, int count, Datatype type, int dest, int tag, Transfer transfer)
+            throws MPIException {
         SlaveRuntime rt = enter(call);
         try {
             checkSend(call, rt, buf, count, type, dest, tag);
@@ -397,10 +431,10 @@ public class Comm implements Freeable, Cloneable {
             throw handle(e);
         }
         if (dest == MPI.PROC_NULL) {
-            return;
+            return 0;
         }
         try {
-            rt.send(commId, dest, tag, Span.message(new Span(buf, 0, count, type)));
+            return transfer.send(rt, Span.message(new Span(buf, 0, count, type)));
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
