@@ -176,13 +176,7 @@ class SchedulerTest {
             public void announceState(NodesQuiescence.State state) {
             }
         };
-        slaves = new SlaveSession[] {new SlaveSession(1, 0, 1001, 0)};
-        conns = new RecordingConnection[] {new RecordingConnection()};
-        scheduler = new Scheduler(Placement.of("block", 2, 1), 1, remote, slaves, 1, ResumePolicy.FIFO, MessageStore.ON_HEAP,
-                () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
-        request(0, new SlaveRequest.Hello(1, 1001));
-        batchEnd();
-        assertInstanceOf(MasterReply.Go.class, conns[0].take());
+        startOneOfTwoNodes(1, remote);
 
         int newComm = Protocol.FIRST_DERIVED_COMM_ID; // node 0's first id: it is the split's lowest node
         scheduler.onEvent(new MasterEvent.RemoteStarted(new Internode.RemoteStart(newComm, 0, -1,
@@ -203,6 +197,17 @@ class SchedulerTest {
         batchEnd();
         onlyCollective(conns[0].take());
         assertNull(outcome);
+    }
+
+    /** The scheduler of {@code node} of two, one rank each (world rank = node), its slave running. */
+    private void startOneOfTwoNodes(int node, Scheduler.RemoteNodes remote) {
+        slaves = new SlaveSession[] {new SlaveSession(node, 0, 1000 + node, 0)};
+        conns = new RecordingConnection[] {new RecordingConnection()};
+        scheduler = new Scheduler(Placement.of("block", 2, 1), node, remote, slaves, 1, ResumePolicy.FIFO, MessageStore.ON_HEAP,
+                () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
+        request(0, new SlaveRequest.Hello(node, 1000 + node));
+        batchEnd();
+        assertInstanceOf(MasterReply.Go.class, conns[0].take());
     }
 
     @Test
@@ -800,6 +805,19 @@ class SchedulerTest {
         return new SlaveRequest.Send(Protocol.COMM_WORLD_ID, dest, tag, bytes(tag), syncId);
     }
 
+    /** Two running slaves, their go-signals taken. */
+    private void startRunningPair() {
+        start(2, 2);
+        conns[0].take();
+        conns[1].take();
+    }
+
+    /** MPI_Ssend of rank 0: the send, then a blocking collect of it. */
+    private void sSend(int dest, int tag, long syncId) {
+        request(0, syncSend(dest, tag, syncId));
+        request(0, new SlaveRequest.Collect(new long[] {syncId}, 1, true));
+    }
+
     private static MasterReply.SendMatched onlyMatch(MasterReply reply) {
         List<MasterReply.Completion> got = deliveries(reply);
         assertEquals(1, got.size());
@@ -808,11 +826,8 @@ class SchedulerTest {
 
     @Test
     void aSynchronousSendParksTheSenderUntilTheReceiverPostsTheMatchingReceive() {
-        start(2, 2);
-        conns[0].take();
-        conns[1].take();
-        request(0, syncSend(1, 1, 5));
-        request(0, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        startRunningPair();
+        sSend(1, 1, 5);
         batchEnd();
         assertEquals(SlaveState.RBLOCKED, slaves[0].state, "the message is buffered, but nobody received it");
         assertTrue(conns[0].replies.isEmpty());
@@ -833,21 +848,16 @@ class SchedulerTest {
 
     @Test
     void aReceivePostedFirstCompletesASynchronousSendAtOnce() {
-        start(2, 2);
-        conns[0].take();
-        conns[1].take();
+        startRunningPair();
         request(1, new SlaveRequest.PostRecv(3, Protocol.COMM_WORLD_ID, Protocol.ANY_SOURCE, Protocol.ANY_TAG));
-        request(0, syncSend(1, 4, 5));
-        request(0, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        sSend(1, 4, 5);
         assertEquals(5, onlyMatch(conns[0].take()).requestId());
         assertEquals(SlaveState.RUNNING, slaves[0].state);
     }
 
     @Test
     void aPolledNonblockingSynchronousSendCompletesOnlyAfterTheMatch() {
-        start(2, 2);
-        conns[0].take();
-        conns[1].take();
+        startRunningPair();
         request(0, syncSend(1, 1, 5));
         request(0, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 1, 2, bytes(2)));
         request(0, poll(5));
@@ -866,8 +876,7 @@ class SchedulerTest {
     @Test
     void aSynchronousSendNobodyReceivesIsADeadlockThatNamesIt() {
         start(2, 2);
-        request(0, syncSend(1, 1, 5));
-        request(0, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        sSend(1, 1, 5);
         request(1, new SlaveRequest.PostRecv(3, Protocol.COMM_WORLD_ID, 0, 2));
         request(1, new SlaveRequest.Collect(new long[] {3}, 1, true));
         batchEnd();
@@ -902,13 +911,7 @@ class SchedulerTest {
                 states.add(state);
             }
         };
-        slaves = new SlaveSession[] {new SlaveSession(0, 0, 1000, 0)};
-        conns = new RecordingConnection[] {new RecordingConnection()};
-        scheduler = new Scheduler(Placement.of("block", 2, 1), 0, remote, slaves, 1, ResumePolicy.FIFO, MessageStore.ON_HEAP,
-                () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
-        request(0, new SlaveRequest.Hello(0, 1000));
-        batchEnd();
-        conns[0].take();
+        startOneOfTwoNodes(0, remote);
 
         scheduler.onEvent(new MasterEvent.RemoteArrived(new Internode.Arrival(0, Protocol.COMM_WORLD_ID, 1, 3, 1, 42, bytes(1))));
         assertEquals(List.of(), matches);
@@ -916,8 +919,7 @@ class SchedulerTest {
         assertEquals(1, matches.size());
         assertArrayEquals(new long[] {1, 42}, matches.get(0), "rank 1's master hears of its send 42");
 
-        request(0, syncSend(1, 6, 2));
-        request(0, new SlaveRequest.Collect(new long[] {2}, 1, true));
+        sSend(1, 6, 2);
         batchEnd();
         assertEquals(2, forwarded.get(0).syncId());
         assertEquals(SlaveState.RBLOCKED, slaves[0].state);
