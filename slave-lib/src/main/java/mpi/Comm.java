@@ -5,6 +5,7 @@ import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
+import io.bdmpi.slave.Outgoing;
 import io.bdmpi.slave.Received;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -22,9 +23,11 @@ import java.util.stream.IntStream;
 /**
  * A communicator: point-to-point calls, collectives, and its error handler.
  *
- * <p>Every send is buffered by the master, so {@code send}, {@code bSend}, {@code sSend} and
- * {@code rSend} are the same call (but for the attached space a {@code bSend} needs): each returns
- * as soon as the master owns the message, and a nonblocking send is complete when it returns. A blocking call that must wait (recv, probe, a
+ * <p>Every send is buffered by the master, so {@code send}, {@code bSend} and {@code rSend} are
+ * the same call (but for the attached space a {@code bSend} needs): each returns as soon as the
+ * master owns the message, and a nonblocking send is complete when it returns. A synchronous send
+ * ({@code sSend}, {@code isSend}) completes only once a receive has matched its message, as MPI
+ * requires. A blocking call that must wait (recv, probe, a
  * collective) parks this rank until the master wakes it, so the node's other ranks can run.
  *
  * <p>Collectives hand the master this rank's part and park until the result is there; the master
@@ -305,7 +308,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #send}: the master buffers it, so it does not wait for the matching receive.
+     * Synchronous send: as {@link #send}, but returns only once a receive has matched the message
+     * (this rank is parked meanwhile).
      *
      * @param buf the items to send: an array or a Buffer, used from its start
      * @param count the number of items to send
@@ -315,7 +319,10 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        send("MPI_Ssend", buf, count, type, dest, tag);
+        send("MPI_Ssend", buf, count, type, dest, tag, (rt, message) -> {
+            rt.syncSend(commId, dest, tag, message);
+            return 0;
+        });
     }
 
     /**
@@ -367,18 +374,49 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * As {@link #iSend}.
+     * Nonblocking synchronous send: the master has the message on return, and the request completes
+     * once a receive has matched it.
      *
      * @param buf the items to send: a direct Buffer, used from its start
      * @param count the number of items to send
      * @param type the datatype of the items
      * @param dest the receiver's rank in this communicator, or {@code MPI.PROC_NULL} (nothing is sent)
      * @param tag the message's tag (0 or more)
-     * @return a request that is already complete
+     * @return a request that completes once a receive has matched the message (already complete
+     *         for {@code MPI.PROC_NULL})
+     * @throws IllegalArgumentException if {@code buf} is not direct, as in Open MPI
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return iSend("MPI_Issend", buf, count, type, dest, tag);
+        String call = "MPI_Issend";
+        enter(call);
+        requireDirect(buf);
+        return synchronousSend(call, buf, count, type, dest, tag);
+    }
+
+    /** Sends and returns the request that completes once a receive has matched the message. */
+    private Request synchronousSend(String call, Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        long id = send(call, buf, count, type, dest, tag, (rt, message) -> rt.startSyncSend(commId, dest, tag, message));
+        return id == 0 ? Request.completedSend() : Request.synchronousSend(this, id);
+    }
+
+    /** How a send completes: as the master owns the message, the same with attached space, or once matched. */
+    private enum SendMode { STANDARD, BUFFERED, SYNCHRONOUS }
+
+    /** Sends in {@code mode}; the request of a synchronous send completes once a receive has matched it. */
+    private Request send(String call, SendMode mode, Object buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        switch (mode) {
+            case BUFFERED:
+                bufferedSend(call, buf, count, type, dest, tag);
+                return Request.completedSend();
+            case SYNCHRONOUS:
+                return synchronousSend(call, buf, count, type, dest, tag);
+            default:
+                send(call, buf, count, type, dest, tag);
+                return Request.completedSend();
+        }
     }
 
     /**
@@ -403,7 +441,28 @@ public class Comm implements Freeable, Cloneable {
         return Request.completedSend();
     }
 
+    /** How a checked message goes to the master. */
+    @FunctionalInterface
+    private interface Transfer {
+        /** @return the synchronous send's request id, or 0 for a buffered send */
+        long send(SlaveRuntime rt, Outgoing message) throws IOException;
+    }
+
+    /** A buffered send. */
     private void send(String call, Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        send(call, buf, count, type, dest, tag, (rt, message) -> {
+            rt.send(commId, dest, tag, message);
+            return 0;
+        });
+    }
+
+    /**
+     * Checks a send's arguments and hands its message over with {@code transfer}.
+     *
+     * @return what {@code transfer} returned; 0 when nothing was sent ({@code MPI.PROC_NULL})
+     */
+    private long send(String call, Object buf, int count, Datatype type, int dest, int tag, Transfer transfer)
+            throws MPIException {
         SlaveRuntime rt = enter(call);
         try {
             checkSend(call, rt, buf, count, type, dest, tag);
@@ -411,10 +470,10 @@ public class Comm implements Freeable, Cloneable {
             throw handle(e);
         }
         if (dest == MPI.PROC_NULL) {
-            return;
+            return 0;
         }
         try {
-            rt.send(commId, dest, tag, Span.message(new Span(buf, 0, count, type)));
+            return transfer.send(rt, Span.message(new Span(buf, 0, count, type)));
         } catch (IOException e) {
             throw handle(Errors.transport(call, e));
         }
@@ -2155,7 +2214,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInit("MPI_Send_init", false, buf, count, type, dest, tag);
+        return sendInit("MPI_Send_init", SendMode.STANDARD, buf, count, type, dest, tag);
     }
 
     /**
@@ -2171,7 +2230,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInit("MPI_Bsend_init", true, buf, count, type, dest, tag);
+        return sendInit("MPI_Bsend_init", SendMode.BUFFERED, buf, count, type, dest, tag);
     }
 
     /**
@@ -2187,7 +2246,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInit("MPI_Ssend_init", false, buf, count, type, dest, tag);
+        return sendInit("MPI_Ssend_init", SendMode.SYNCHRONOUS, buf, count, type, dest, tag);
     }
 
     /**
@@ -2203,7 +2262,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        return sendInit("MPI_Rsend_init", false, buf, count, type, dest, tag);
+        return sendInit("MPI_Rsend_init", SendMode.STANDARD, buf, count, type, dest, tag);
     }
 
     /**
@@ -2226,7 +2285,7 @@ public class Comm implements Freeable, Cloneable {
         return new Prequest(this, () -> iRecv("MPI_Start", buf, count, type, source, tag));
     }
 
-    private Prequest sendInit(String call, boolean buffered, Buffer buf, int count, Datatype type, int dest, int tag)
+    private Prequest sendInit(String call, SendMode mode, Buffer buf, int count, Datatype type, int dest, int tag)
             throws MPIException {
         SlaveRuntime rt = enter(call);
         requireDirect(buf);
@@ -2235,13 +2294,7 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException e) {
             throw handle(e);
         }
-        return new Prequest(this, () -> {
-            if (buffered) {
-                bufferedSend("MPI_Start", buf, count, type, dest, tag);
-                return Request.completedSend();
-            }
-            return iSend("MPI_Start", buf, count, type, dest, tag);
-        });
+        return new Prequest(this, () -> send("MPI_Start", mode, buf, count, type, dest, tag));
     }
 
     /** A send that needs attached space, as MPI's buffered sends do (see {@link BsendSpace}). */
@@ -2472,7 +2525,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final void Send(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Send", false, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Send", SendMode.STANDARD, buf, offset, count, type, dest, tag);
     }
 
     /**
@@ -2487,7 +2540,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final void Bsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Bsend", true, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Bsend", SendMode.BUFFERED, buf, offset, count, type, dest, tag);
     }
 
     /**
@@ -2502,7 +2555,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final void Ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Ssend", false, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Ssend", SendMode.SYNCHRONOUS, buf, offset, count, type, dest, tag).waitFor();
     }
 
     /**
@@ -2517,7 +2570,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final void Rsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Rsend", false, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Rsend", SendMode.STANDARD, buf, offset, count, type, dest, tag);
     }
 
     /**
@@ -2533,7 +2586,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final Request Isend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Isend", false, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Isend", SendMode.STANDARD, buf, offset, count, type, dest, tag);
         return Request.completedSend();
     }
 
@@ -2550,7 +2603,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final Request Ibsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Ibsend", true, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Ibsend", SendMode.BUFFERED, buf, offset, count, type, dest, tag);
         return Request.completedSend();
     }
 
@@ -2563,12 +2616,11 @@ public class Comm implements Freeable, Cloneable {
      * @param type their datatype ({@code MPI.OBJECT}: {@code buf} is an {@code Object[]})
      * @param dest the receiver's rank, or {@code MPI.PROC_NULL}
      * @param tag the tag
-     * @return a request that is already complete
+     * @return a request that completes once a receive has matched the message
      * @throws MPIException as the Open MPI call
      */
     public final Request Issend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Issend", false, buf, offset, count, type, dest, tag);
-        return Request.completedSend();
+        return mpiJavaSend("MPI_Issend", SendMode.SYNCHRONOUS, buf, offset, count, type, dest, tag);
     }
 
     /**
@@ -2584,7 +2636,7 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException as the Open MPI call
      */
     public final Request Irsend(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
-        mpiJavaSend("MPI_Irsend", false, buf, offset, count, type, dest, tag);
+        mpiJavaSend("MPI_Irsend", SendMode.STANDARD, buf, offset, count, type, dest, tag);
         return Request.completedSend();
     }
 
@@ -2638,10 +2690,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Send_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Send_init");
-        return new Prequest(this, () -> {
-            mpiJavaSend("MPI_Start", false, buf, offset, count, type, dest, tag);
-            return Request.completedSend();
-        });
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.STANDARD, buf, offset, count, type, dest, tag));
     }
 
     /**
@@ -2658,10 +2707,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Bsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Bsend_init");
-        return new Prequest(this, () -> {
-            mpiJavaSend("MPI_Start", true, buf, offset, count, type, dest, tag);
-            return Request.completedSend();
-        });
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.BUFFERED, buf, offset, count, type, dest, tag));
     }
 
     /**
@@ -2678,10 +2724,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Ssend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Ssend_init");
-        return new Prequest(this, () -> {
-            mpiJavaSend("MPI_Start", false, buf, offset, count, type, dest, tag);
-            return Request.completedSend();
-        });
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.SYNCHRONOUS, buf, offset, count, type, dest, tag));
     }
 
     /**
@@ -2698,10 +2741,7 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Rsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Rsend_init");
-        return new Prequest(this, () -> {
-            mpiJavaSend("MPI_Start", false, buf, offset, count, type, dest, tag);
-            return Request.completedSend();
-        });
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.STANDARD, buf, offset, count, type, dest, tag));
     }
 
     /**
@@ -2745,7 +2785,7 @@ public class Comm implements Freeable, Cloneable {
         String call = "MPI_Sendrecv";
         SlaveRuntime rt = enter(call);
         MessageSlot slot = mpiJavaSlot(call, rt, recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
-        mpiJavaSend(call, false, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+        mpiJavaSend(call, SendMode.STANDARD, sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
         return receive(call, rt, source, recvtag, slot);
     }
 
@@ -2769,7 +2809,7 @@ public class Comm implements Freeable, Cloneable {
         SlaveRuntime rt = enter(call);
         MessageSlot slot = mpiJavaSlot(call, rt, buf, offset, count, type, source, recvtag);
         // The master owns a copy once the send returns, so buf is free to be overwritten.
-        mpiJavaSend(call, false, buf, offset, count, type, dest, sendtag);
+        mpiJavaSend(call, SendMode.STANDARD, buf, offset, count, type, dest, sendtag);
         return receive(call, rt, source, recvtag, slot);
     }
 
@@ -2842,8 +2882,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** An mpiJava send: items of an array from {@code offset}, or its objects serialized. */
-    private void mpiJavaSend(String call, boolean buffered, Object buf, int offset, int count, Datatype type,
-                             int dest, int tag) throws MPIException {
+    private Request mpiJavaSend(String call, SendMode mode, Object buf, int offset, int count, Datatype type,
+                                int dest, int tag) throws MPIException {
         Object items = BufferAccess.fromElement(buf, offset);
         int n = count;
         Datatype t = type;
@@ -2857,11 +2897,7 @@ public class Comm implements Freeable, Cloneable {
             n = ((byte[]) items).length;
             t = MPI.BYTE;
         }
-        if (buffered) {
-            bufferedSend(call, items, n, t, dest, tag);
-        } else {
-            send(call, items, n, t, dest, tag);
-        }
+        return send(call, mode, items, n, t, dest, tag);
     }
 
     /** Where an mpiJava receive lands, checked: items of an array from {@code offset}, or objects. */

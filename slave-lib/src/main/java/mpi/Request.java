@@ -3,6 +3,7 @@ package mpi;
 import io.bdmpi.slave.CollectiveResult;
 import io.bdmpi.slave.Completed;
 import io.bdmpi.slave.Received;
+import io.bdmpi.slave.SendMatched;
 import io.bdmpi.slave.SlaveRuntime;
 
 import java.io.IOException;
@@ -16,7 +17,9 @@ import java.util.Map;
 /**
  * A nonblocking operation.
  *
- * <p>A send request is complete when created: the master owns the message. A receive request is
+ * <p>A send request is complete when created: the master owns the message; a synchronous send's
+ * request ({@link Comm#isSend}) waits, like a receive's, for its outcome: the master's word that a
+ * receive has matched the message. A receive request is
  * posted to the master at once and matched there in posting order; a nonblocking collective hands
  * the master its part at once. Their outcomes are fetched by the wait and test calls: each asks
  * the master, in one round trip, for the outcomes of all the requests it names that have none yet
@@ -50,7 +53,10 @@ public class Request implements Freeable {
          */
         Status land(String call, Completed outcome) throws MPIException;
 
-        /** Whether the operation may still be withdrawn: receives may, collectives not. */
+        /**
+         * Whether the master may be asked to withdraw the operation: receives and synchronous
+         * sends may (the master withdraws receives only), collectives not.
+         */
         boolean cancellable();
     }
 
@@ -182,6 +188,24 @@ public class Request implements Freeable {
         });
     }
 
+    /** A synchronous send ({@link Comm#isSend}); it completes when a receive has matched its message. */
+    static Request synchronousSend(Comm comm, long id) {
+        return new Request(comm, id, new Landing() {
+            @Override
+            public Status land(String call, Completed outcome) throws MPIException {
+                if (!(outcome instanceof SendMatched)) {
+                    throw unexpected("MPI_Issend", outcome);
+                }
+                return Status.empty();
+            }
+
+            @Override
+            public boolean cancellable() {
+                return true;
+            }
+        });
+    }
+
     private static MPIException unexpected(String call, Completed outcome) {
         return MPIException.of(MPI.ERR_INTERN, call + ": the bdmpi master answered request " + outcome.requestId()
                 + " with a " + outcome.getClass().getSimpleName());
@@ -279,8 +303,9 @@ public class Request implements Freeable {
 
     /**
      * Withdraws a receive that no message has matched yet; its completion then reports
-     * {@link Status#isCancelled()}. Does nothing to a send (complete already) or to a receive whose
-     * message has matched. The request must still be completed by a wait, test or free.
+     * {@link Status#isCancelled()}. Does nothing to a send (the master has its message already; for
+     * a pending synchronous send the cancel fails, as MPI allows) or to a receive whose message has
+     * matched. The request must still be completed by a wait, test or free.
      * Cancelling a nonblocking collective is an error ({@code MPI.ERR_REQUEST}), as in MPI.
      *
      * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN}, {@code MPI.ERR_REQUEST} for a
@@ -307,7 +332,8 @@ public class Request implements Freeable {
     /**
      * Releases the request; it becomes null. A receive still waiting for a message is withdrawn;
      * one whose message has matched still gets it in its buffer, and any error is dropped. A
-     * nonblocking collective is waited for (parked) first: its result must still land.
+     * nonblocking collective is waited for (parked) first: its result must still land; so is a
+     * synchronous send, until a receive has matched it (the master keeps its outcome until then).
      */
     @Override
     public void free() throws MPIException {
@@ -552,7 +578,7 @@ public class Request implements Freeable {
 
     // ---------------------------------------------------------------- internals
 
-    /** Active, and its outcome not here yet: only receives and collectives are ever pending. */
+    /** Active, and its outcome not here yet: only receives, collectives and synchronous sends are ever pending. */
     private boolean pending() {
         return active && outcome == null;
     }
@@ -577,8 +603,9 @@ public class Request implements Freeable {
     }
 
     /**
-     * Asks the master for the outcomes of {@code pending} receives and collectives, and lands each
-     * in its request's buffers: in one round trip, unless a request of several parts needs more.
+     * Asks the master for the outcomes of {@code pending} receives, collectives and synchronous
+     * sends, and lands each in its request's buffers: in one round trip, unless a request of
+     * several parts needs more.
      *
      * @param minReady with {@code block}, wait (parked) until this many of them are ready (capped
      *                 at their number)

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,10 +98,35 @@ class CommTest extends WithMaster {
         assertTrue(r.isNull());
         MPI.attachBuffer(new byte[4 + MPI.BSEND_OVERHEAD]);
         MPI.COMM_WORLD.ibSend(b, 1, MPI.INT, 0, 7).waitFor();
-        MPI.COMM_WORLD.isSend(b, 1, MPI.INT, 0, 7).waitFor();
         MPI.COMM_WORLD.irSend(b, 1, MPI.INT, 0, 7).waitFor();
-        assertEquals(4, requests(SlaveRequest.Send.class).size());
+        assertEquals(3, requests(SlaveRequest.Send.class).size());
         assertTrue(requests(SlaveRequest.Collect.class).isEmpty(), "a send never waits for the master");
+    }
+
+    @Test
+    void shouldCompleteSynchronousSendsOnlyOnceAReceiveMatchedThem() throws Exception {
+        IntBuffer b = MPI.newIntBuffer(1).put(0, 5);
+        Request toSelf = MPI.COMM_WORLD.isSend(b, 1, MPI.INT, FakeMaster.RANK, 3);
+        assertFalse(toSelf.test(), "nobody received it yet");
+        assertNull(toSelf.getStatus());
+        toSelf.cancel();
+        assertFalse(toSelf.test(), "a synchronous send is not withdrawn");
+        IntBuffer in = MPI.newIntBuffer(1);
+        MPI.COMM_WORLD.iRecv(in, 1, MPI.INT, FakeMaster.RANK, 3).waitFor();
+        assertEquals(5, in.get(0));
+        assertTrue(toSelf.test(), "its receive matched it");
+        assertTrue(toSelf.isNull());
+
+        MPI.COMM_WORLD.sSend(new int[] {6}, 1, MPI.INT, 0, 4); // rank 0 receives at once
+        Request[] both = {MPI.COMM_WORLD.isSend(b, 1, MPI.INT, 0, 5), MPI.COMM_WORLD.isSend(b, 1, MPI.INT, 2, 5)};
+        Request.waitAll(both);
+        assertTrue(both[0].isNull() && both[1].isNull());
+        assertTrue(MPI.COMM_WORLD.isSend(b, 1, MPI.INT, MPI.PROC_NULL, 5).test(), "nothing to wait for");
+        List<SlaveRequest.Send> sends = requests(SlaveRequest.Send.class);
+        assertEquals(4, sends.size());
+        assertTrue(sends.stream().allMatch(s -> s.syncId() != 0), "every send is synchronous");
+        assertEquals(4, sends.stream().mapToLong(SlaveRequest.Send::syncId).distinct().count(), "each has its own id");
+        assertTrue(master.problems().isEmpty(), master.problems().toString());
     }
 
     @Test

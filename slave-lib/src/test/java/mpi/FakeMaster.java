@@ -40,6 +40,9 @@ import java.util.Set;
  * as the real mailbox does. A blocking collect or probe that cannot be answered yet is parked
  * until an injection (or {@link #releaseCollectives()}) answers it.
  *
+ * <p>A synchronous send to another rank is matched at once (the other ranks receive at once); one
+ * to the slave itself when one of its receives takes the message.
+ *
  * <p>Collectives complete as soon as the slave starts them (the other ranks are always there),
  * unless {@link #holdCollectives()} holds them back. The slave's share is computed from every
  * member's part as the real master does: pieces in rank order as {@link CollectiveKind} lists
@@ -82,7 +85,7 @@ final class FakeMaster implements AutoCloseable {
         int[] of(int rank);
     }
 
-    private record Stored(int commId, int source, int tag, Payload payload) {
+    private record Stored(int commId, int source, int tag, Payload payload, long syncId) {
         boolean matches(SlaveRequest.PostRecv p) {
             return matches(p.commId(), p.source(), p.tag());
         }
@@ -142,7 +145,7 @@ final class FakeMaster implements AutoCloseable {
 
     /** A message to the slave from {@code source}, as if another rank had sent it now. */
     synchronized void inject(int commId, int source, int tag, byte[] data) {
-        arrive(new Stored(commId, source, tag, new Payload.Inline(ByteBuffer.wrap(data))));
+        arrive(new Stored(commId, source, tag, new Payload.Inline(ByteBuffer.wrap(data)), 0));
     }
 
     /** Ints in native order from {@code source} on COMM_WORLD. */
@@ -260,8 +263,13 @@ final class FakeMaster implements AutoCloseable {
             reply(new MasterReply.Go());
         } else if (r instanceof SlaveRequest.Send s) {
             int[] members = comm(s.commId(), "send");
+            if (s.syncId() != 0) {
+                started.add(s.syncId());
+            }
             if (members != null && s.dest() >= 0 && s.dest() < members.length && members[s.dest()] == RANK) {
-                arrive(new Stored(s.commId(), myRank(members), s.tag(), s.payload()));
+                arrive(new Stored(s.commId(), myRank(members), s.tag(), s.payload(), s.syncId()));
+            } else if (s.syncId() != 0) {
+                complete(new MasterReply.SendMatched(s.syncId()));
             }
         } else if (r instanceof SlaveRequest.PostRecv p) {
             started.add(p.requestId());
@@ -518,11 +526,19 @@ final class FakeMaster implements AutoCloseable {
             Stored m = it.next();
             if (m.matches(p)) {
                 it.remove();
-                matched.put(p.requestId(), new MasterReply.Delivery(p.requestId(), m.source(), m.tag(), m.payload()));
+                take(p, m);
                 return;
             }
         }
         posted.add(p);
+    }
+
+    /** Receive {@code p} takes message {@code m}: a synchronous send of it is matched too. */
+    private void take(SlaveRequest.PostRecv p, Stored m) {
+        matched.put(p.requestId(), new MasterReply.Delivery(p.requestId(), m.source(), m.tag(), m.payload()));
+        if (m.syncId() != 0) {
+            matched.put(m.syncId(), new MasterReply.SendMatched(m.syncId()));
+        }
     }
 
     private void arrive(Stored m) {
@@ -530,7 +546,7 @@ final class FakeMaster implements AutoCloseable {
             SlaveRequest.PostRecv p = it.next();
             if (m.matches(p)) {
                 it.remove();
-                matched.put(p.requestId(), new MasterReply.Delivery(p.requestId(), m.source(), m.tag(), m.payload()));
+                take(p, m);
                 answerParkedQuietly();
                 return;
             }

@@ -18,7 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Joins a node's scheduler to the other nodes' masters: forwards its slaves' messages for other
- * nodes, publishes what arrives from them to the ring, and ends the job together with them.
+ * nodes (and the news that a receive here matched a synchronous send there), publishes what
+ * arrives from them to the ring, and ends the job together with them.
  *
  * <p>Ending: each master, when its own part has ended, tells all others how (exit code, and
  * whether the failure started here, in which case this master printed the reason). A failure
@@ -77,6 +78,16 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     @Override
     public void arrived(Internode.Arrival arrival) {
         publish.accept(new MasterEvent.RemoteArrived(arrival));
+    }
+
+    @Override
+    public void sendMatched(int senderWorldRank, long syncId) {
+        internode.sendMatched(placement.nodeOf(senderWorldRank), senderWorldRank, syncId);
+    }
+
+    @Override
+    public void matchArrived(int senderWorldRank, long syncId) {
+        publish.accept(new MasterEvent.RemoteSendMatched(senderWorldRank, syncId));
     }
 
     @Override

@@ -9,15 +9,15 @@ public sealed interface MasterReply {
     record Go() implements MasterReply {
     }
 
-    /** Receives and collectives that have completed, in the order they completed. */
+    /** Receives, collectives and synchronous sends that have completed, in the order they completed. */
     record Deliveries(List<Completion> deliveries) implements MasterReply {
         public Deliveries {
             deliveries = List.copyOf(deliveries);
         }
     }
 
-    /** The outcome of one request a slave collects: a message or a collective's result. */
-    sealed interface Completion permits Delivery, CollectiveDone {
+    /** The outcome of one request a slave collects: a message, a collective's result or a matched synchronous send. */
+    sealed interface Completion permits Delivery, CollectiveDone, SendMatched {
         long requestId();
     }
 
@@ -35,6 +35,10 @@ public sealed interface MasterReply {
         public CollectiveDone {
             pieces = List.copyOf(pieces);
         }
+    }
+
+    /** A receive has matched the message of the synchronous send {@code requestId} (its {@code syncId}). */
+    record SendMatched(long requestId) implements Completion {
     }
 
     /**

@@ -21,7 +21,7 @@ import java.util.List;
  * All numbers are in {@link #ORDER}. Field layouts, per type:
  * <pre>
  *   HELLO         worldRank:int pid:long
- *   SEND          commId:int dest:int tag:int payload
+ *   SEND          commId:int dest:int tag:int syncId:long payload
  *   POST_RECV     requestId:long commId:int source:int tag:int
  *   COLLECT       minReady:int block:byte n:int requestId:long * n
  *   CANCEL        requestId:long
@@ -41,7 +41,8 @@ import java.util.List;
  *                 lowestLocalRank:int groupHash:long groupSetHash:long
  *
  *   completion  kind:byte, then kind 0 (message): requestId:long source:int tag:int payload;
- *               kind 1 (collective): requestId:long n:int values:int * n m:int payload * m
+ *               kind 1 (collective): requestId:long n:int values:int * n m:int payload * m;
+ *               kind 2 (synchronous send matched): requestId:long
  *   payload  kind:byte, then kind 0 (inline): n:int bytes[n]; kind 1 (spilled): length:long name:string;
  *            kind 2 (slice): offset:long length:long name:string
  *   string   n:int UTF-8 bytes[n]
@@ -61,6 +62,9 @@ public final class ProtocolCodec {
     private static final byte SLICE = 2;
     private static final byte MESSAGE = 0;
     private static final byte COLLECTIVE = 1;
+    private static final byte SEND_MATCHED = 2;
+    /** Bytes of the smallest completion (a matched synchronous send). */
+    private static final int MIN_COMPLETION_BYTES = 1 + 8;
 
     private ProtocolCodec() {
     }
@@ -73,7 +77,7 @@ public final class ProtocolCodec {
         if (r instanceof SlaveRequest.Hello) {
             body = 4 + 8;
         } else if (r instanceof SlaveRequest.Send s) {
-            body = 12 + payloadLength(s.payload());
+            body = 12 + 8 + payloadLength(s.payload());
         } else if (r instanceof SlaveRequest.PostRecv) {
             body = 8 + 12;
         } else if (r instanceof SlaveRequest.Collect c) {
@@ -130,7 +134,7 @@ public final class ProtocolCodec {
         if (r instanceof SlaveRequest.Hello h) {
             b.put(MessageType.HELLO.code).putInt(h.worldRank()).putLong(h.pid());
         } else if (r instanceof SlaveRequest.Send s) {
-            b.put(MessageType.SEND.code).putInt(s.commId()).putInt(s.dest()).putInt(s.tag());
+            b.put(MessageType.SEND.code).putInt(s.commId()).putInt(s.dest()).putInt(s.tag()).putLong(s.syncId());
             putPayload(b, s.payload());
         } else if (r instanceof SlaveRequest.PostRecv p) {
             b.put(MessageType.POST_RECV.code).putLong(p.requestId()).putInt(p.commId()).putInt(p.source()).putInt(p.tag());
@@ -235,9 +239,14 @@ public final class ProtocolCodec {
                 case HELLO:
                     r = new SlaveRequest.Hello(frame.getInt(), frame.getLong());
                     break;
-                case SEND:
-                    r = new SlaveRequest.Send(frame.getInt(), frame.getInt(), frame.getInt(), getPayload(frame, type));
+                case SEND: {
+                    int commId = frame.getInt();
+                    int dest = frame.getInt();
+                    int tag = frame.getInt();
+                    long syncId = frame.getLong();
+                    r = new SlaveRequest.Send(commId, dest, tag, getPayload(frame, type), syncId);
                     break;
+                }
                 case POST_RECV:
                     r = new SlaveRequest.PostRecv(frame.getLong(), frame.getInt(), frame.getInt(), frame.getInt());
                     break;
@@ -310,7 +319,7 @@ public final class ProtocolCodec {
                     r = new MasterReply.Go();
                     break;
                 case DELIVERIES: {
-                    int n = checkCount(frame.getInt(), 13, frame, type);
+                    int n = checkCount(frame.getInt(), MIN_COMPLETION_BYTES, frame, type);
                     List<MasterReply.Completion> list = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
                         list.add(getCompletion(frame, type));
@@ -384,6 +393,9 @@ public final class ProtocolCodec {
         if (c instanceof MasterReply.Delivery d) {
             return 1 + 8 + 4 + 4 + payloadLength(d.payload());
         }
+        if (c instanceof MasterReply.SendMatched) {
+            return MIN_COMPLETION_BYTES;
+        }
         MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
         int n = 1 + 8 + 4 + 4 * done.values().length + 4;
         for (Payload p : done.pieces()) {
@@ -396,6 +408,10 @@ public final class ProtocolCodec {
         if (c instanceof MasterReply.Delivery d) {
             b.put(MESSAGE).putLong(d.requestId()).putInt(d.source()).putInt(d.tag());
             putPayload(b, d.payload());
+            return;
+        }
+        if (c instanceof MasterReply.SendMatched m) {
+            b.put(SEND_MATCHED).putLong(m.requestId());
             return;
         }
         MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
@@ -413,6 +429,9 @@ public final class ProtocolCodec {
         byte kind = b.get();
         if (kind == MESSAGE) {
             return new MasterReply.Delivery(b.getLong(), b.getInt(), b.getInt(), getPayload(b, type));
+        }
+        if (kind == SEND_MATCHED) {
+            return new MasterReply.SendMatched(b.getLong());
         }
         if (kind != COLLECTIVE) {
             throw new ProtocolException(type + ": unknown completion kind " + kind);

@@ -11,12 +11,24 @@ public sealed interface SlaveRequest {
     record Hello(int worldRank, long pid) implements SlaveRequest {
     }
 
-    /** One-way: a buffered send. The master owns the message from now on. */
-    record Send(int commId, int dest, int tag, Payload payload) implements SlaveRequest {
+    /**
+     * One-way: a send. The master owns the message from now on. A synchronous send (MPI_Ssend,
+     * MPI_Issend) names a request of the sender, collected like a receive with {@link Collect}: it
+     * completes, with {@link MasterReply.SendMatched}, once a receive has matched the message.
+     *
+     * @param syncId slave-chosen id from the same sequence as {@link PostRecv}'s for a synchronous
+     *               send; 0 for a buffered one
+     */
+    record Send(int commId, int dest, int tag, Payload payload, long syncId) implements SlaveRequest {
         public Send {
             if (payload == null) {
                 throw new IllegalArgumentException("send needs a payload");
             }
+        }
+
+        /** A buffered send: complete once the master has the message. */
+        public Send(int commId, int dest, int tag, Payload payload) {
+            this(commId, dest, tag, payload, 0);
         }
     }
 

@@ -1,7 +1,7 @@
 package io.bdmpi.slave;
 
-/** What a collect hands back for one request: a received message or a collective's result. */
-public sealed interface Completed permits Received, CollectiveResult {
+/** What a collect hands back for one request: a received message, a collective's result or a matched synchronous send. */
+public sealed interface Completed permits Received, CollectiveResult, SendMatched {
 
     /** Id of the request that completed. */
     long requestId();

@@ -130,6 +130,22 @@ public final class SlaveRuntime implements AutoCloseable {
         write(new SlaveRequest.Send(commId, dest, tag, payload(message, false)));
     }
 
+    /**
+     * Synchronous send without waiting: as {@link #send}, and returns the request id that a
+     * {@link #collect} hands back, as a {@link SendMatched}, once a receive has matched the message.
+     */
+    public synchronized long startSyncSend(int commId, int dest, int tag, Outgoing message) throws IOException {
+        long id = nextRequestId++;
+        write(new SlaveRequest.Send(commId, dest, tag, payload(message, false), id));
+        return id;
+    }
+
+    /** Synchronous send: as {@link #send}, then waits (parked) until a receive has matched the message. */
+    public synchronized void syncSend(int commId, int dest, int tag, Outgoing message) throws IOException {
+        long id = nextRequestId++;
+        startAndWait(id, new SlaveRequest.Send(commId, dest, tag, payload(message, false), id), SendMatched.class);
+    }
+
     /** Posts a receive without waiting; returns its request id for {@link #collect}. */
     public synchronized long postRecv(int commId, int source, int tag) throws IOException {
         long id = nextRequestId++;
@@ -142,18 +158,13 @@ public final class SlaveRuntime implements AutoCloseable {
      */
     public synchronized Received recv(int commId, int source, int tag) throws IOException {
         long id = nextRequestId++;
-        SlaveRequest.PostRecv post = new SlaveRequest.PostRecv(id, commId, source, tag);
-        SlaveRequest.Collect collect = new SlaveRequest.Collect(new long[] {id}, 1, true);
-        ensureOut(ProtocolCodec.encodedLength(post) + ProtocolCodec.encodedLength(collect));
-        ProtocolCodec.encode(post, out);
-        ProtocolCodec.encode(collect, out);
-        flushOut();
-        return (Received) single(id, Received.class);
+        return (Received) startAndWait(id, new SlaveRequest.PostRecv(id, commId, source, tag), Received.class);
     }
 
     /**
-     * Takes the messages matched to any of the given posted receives. With {@code block}, waits
-     * (parked) until at least {@code minReady} of them have one.
+     * Takes the outcomes of any of the given requests that have one: messages matched to posted
+     * receives, collectives' results, matched synchronous sends. With {@code block}, waits (parked)
+     * until at least {@code minReady} of them have one.
      */
     public synchronized List<Completed> collect(long[] requestIds, int minReady, boolean block) throws IOException {
         return deliveries(call(new SlaveRequest.Collect(requestIds, minReady, block), MasterReply.Deliveries.class));
@@ -190,7 +201,8 @@ public final class SlaveRuntime implements AutoCloseable {
                                                     ElementType type, int count, long[] blockBytes, Outgoing data)
             throws IOException {
         long id = nextRequestId++;
-        return startAndWait(id, collectiveStart(id, commId, kind, root, op, type, count, blockBytes, data));
+        return (CollectiveResult) startAndWait(id, collectiveStart(id, commId, kind, root, op, type, count, blockBytes, data),
+                CollectiveResult.class);
     }
 
     /**
@@ -201,7 +213,8 @@ public final class SlaveRuntime implements AutoCloseable {
      */
     public synchronized int[] split(int commId, int color, int key) throws IOException {
         long id = nextRequestId++;
-        return startAndWait(id, new SlaveRequest.StartSplit(id, commId, color, key)).values();
+        return ((CollectiveResult) startAndWait(id, new SlaveRequest.StartSplit(id, commId, color, key), CollectiveResult.class))
+                .values();
     }
 
     /** Where the members of a communicator live. */
@@ -328,14 +341,17 @@ public final class SlaveRuntime implements AutoCloseable {
                 payload(data, masterReads));
     }
 
-    /** Sends a one-way start and a blocking collect of it in one write, and waits for the result. */
-    private CollectiveResult startAndWait(long id, SlaveRequest start) throws IOException {
+    /**
+     * Sends a one-way start (a receive, collective or synchronous send) and a blocking collect of it
+     * in one write, and waits for its outcome, which must be an {@code expected}.
+     */
+    private Completed startAndWait(long id, SlaveRequest start, Class<? extends Completed> expected) throws IOException {
         SlaveRequest.Collect collect = new SlaveRequest.Collect(new long[] {id}, 1, true);
         ensureOut(ProtocolCodec.encodedLength(start) + ProtocolCodec.encodedLength(collect));
         ProtocolCodec.encode(start, out);
         ProtocolCodec.encode(collect, out);
         flushOut();
-        return (CollectiveResult) single(id, CollectiveResult.class);
+        return single(id, expected);
     }
 
     /** Reads the answer to a blocking collect of one request. */
@@ -352,6 +368,8 @@ public final class SlaveRuntime implements AutoCloseable {
         for (MasterReply.Completion c : reply.deliveries()) {
             if (c instanceof MasterReply.Delivery d) {
                 list.add(new Received(this, d.requestId(), d.source(), d.tag(), d.payload()));
+            } else if (c instanceof MasterReply.SendMatched m) {
+                list.add(new SendMatched(m.requestId()));
             } else {
                 MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
                 list.add(new CollectiveResult(this, done.requestId(), done.values(), done.pieces()));

@@ -44,6 +44,7 @@ class ProtocolCodecTest {
         List<SlaveRequest> all = List.of(new SlaveRequest.Hello(3, 12345L),
                 new SlaveRequest.Send(0, 2, 7, inline(1, 2, 3)),
                 new SlaveRequest.Send(1, 0, 0, new Payload.Spilled("r1-5", 1L << 33)),
+                new SlaveRequest.Send(0, 3, 4, inline(5), 1L << 40),
                 new SlaveRequest.PostRecv(99, 0, Protocol.ANY_SOURCE, Protocol.ANY_TAG),
                 new SlaveRequest.Cancel(4), new SlaveRequest.Probe(0, 1, 2, true),
                 new SlaveRequest.StartSplit(12, 17, Protocol.UNDEFINED_COLOR, -3), new SlaveRequest.QueryComm(Protocol.COMM_NODE_ID),
@@ -54,6 +55,7 @@ class ProtocolCodecTest {
             if (r instanceof SlaveRequest.Send s) {
                 SlaveRequest.Send b = assertInstanceOf(SlaveRequest.Send.class, back);
                 assertEquals(List.of(s.commId(), s.dest(), s.tag()), List.of(b.commId(), b.dest(), b.tag()));
+                assertEquals(s.syncId(), b.syncId());
                 assertEquals(s.payload().length(), b.payload().length());
                 if (s.payload() instanceof Payload.Inline in) {
                     assertEquals(in.bytes(), ((Payload.Inline) b.payload()).bytes());
@@ -124,6 +126,17 @@ class ProtocolCodecTest {
         assertEquals(inline(1, 2).bytes(), ((Payload.Inline) gather.pieces().get(0)).bytes());
         assertEquals(new Payload.Slice("r2-1", 8, 4), gather.pieces().get(1));
         assertEquals(0, gather.pieces().get(2).length());
+    }
+
+    @Test
+    void shouldRoundTripMatchedSynchronousSendsAmongMessages() throws Exception {
+        List<MasterReply.Completion> sent = List.of(new MasterReply.SendMatched(3), new MasterReply.SendMatched(1L << 50),
+                new MasterReply.Delivery(6, 1, 2, inline(4)), new MasterReply.SendMatched(8));
+        MasterReply.Deliveries d = (MasterReply.Deliveries) ProtocolCodec.decodeReply(frame(new MasterReply.Deliveries(sent)));
+        assertEquals(4, d.deliveries().size());
+        assertEquals(List.of(sent.get(0), sent.get(1), sent.get(3)), List.of(d.deliveries().get(0), d.deliveries().get(1),
+                d.deliveries().get(3)));
+        assertEquals(6, assertInstanceOf(MasterReply.Delivery.class, d.deliveries().get(2)).requestId());
     }
 
     @Test

@@ -74,6 +74,9 @@ public final class Checkpointing {
                             + " a message (tag " + m.tag() + ") on a communicator it created, still unreceived at"
                             + " BDMPI_Checkpoint; a restored job could not match it");
                 }
+                // A checkpoint keeps no syncId: no buffered message has one here, as its sender would
+                // be blocked in MPI_Ssend (not in this collective) or have an MPI_Issend pending,
+                // which the check above refuses on the sender's node.
                 buffered.add(new CheckpointStore.StoredMessageFor(s.worldRank, m));
             }
         }

@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A master's link to the masters of the other nodes: forwards its slaves' messages to theirs,
- * receives theirs for its own, and passes the news of a node's end. Every MPI call happens on the
- * {@link Pump}; this class's inbox half runs on the pump thread too, its sending half on the
- * scheduler thread.
+ * receives theirs for its own, tells a synchronous sender's master that a receive matched its
+ * message, and passes the news of a node's end. Every MPI call happens on the {@link Pump}; this
+ * class's inbox half runs on the pump thread too, its sending half on the scheduler thread.
  *
  * <p>Large payloads never sit whole in a master's memory: the sender maps its slave's spill file
  * in chunks of {@link #CHUNK_BYTES}, MPI sends straight from each mapping, which is unmapped once
@@ -58,6 +58,12 @@ public final class Internode implements AutoCloseable {
         /** A slave of another node started a collective on a communicator with members here. */
         void startArrived(RemoteStart start);
 
+        /**
+         * A receive on another node matched the message of synchronous send {@code syncId} of
+         * {@code senderWorldRank}, a slave of this node.
+         */
+        void matchArrived(int senderWorldRank, long syncId);
+
         /** The master of {@code node} says how its node stands (deadlock detection). */
         void peerState(int node, MasterMessage.NodeState state);
 
@@ -68,8 +74,13 @@ public final class Internode implements AutoCloseable {
         void broken(String reason);
     }
 
-    /** A forwarded message, as the receiving master stores it. */
-    public record Arrival(int destWorldRank, int commId, int source, int tag, int senderWorldRank, Payload payload) {
+    /**
+     * A forwarded message, as the receiving master stores it.
+     *
+     * @param syncId the sender's request id of a synchronous send, 0 for a buffered send
+     */
+    public record Arrival(int destWorldRank, int commId, int source, int tag, int senderWorldRank, long syncId,
+                          Payload payload) {
     }
 
     /**
@@ -137,12 +148,20 @@ public final class Internode implements AutoCloseable {
         Payload p = m.payload();
         if (p instanceof Payload.Inline inline) {
             pump.send(destNode, Pump.CONTROL_TAG, new MasterMessage.Forward(m.destWorldRank(), m.commId(), m.source(), m.tag(),
-                    m.senderWorldRank(), p.length(), true, inline.bytes()).encode(), afterSent);
+                    m.senderWorldRank(), m.syncId(), p.length(), true, inline.bytes()).encode(), afterSent);
             return;
         }
         pump.send(destNode, Pump.CONTROL_TAG, new MasterMessage.Forward(m.destWorldRank(), m.commId(), m.source(), m.tag(),
-                m.senderWorldRank(), p.length(), false, null).encode(), p.length() == 0 ? afterSent : null);
+                m.senderWorldRank(), m.syncId(), p.length(), false, null).encode(), p.length() == 0 ? afterSent : null);
         sendFile(destNode, (Payload.Spilled) p, spillDir, afterSent);
+    }
+
+    /**
+     * Tells the master of {@code senderNode} that a receive here matched the message of synchronous
+     * send {@code syncId} of its slave {@code senderWorldRank} (scheduler thread).
+     */
+    public void sendMatched(int senderNode, int senderWorldRank, long syncId) {
+        pump.send(senderNode, Pump.CONTROL_TAG, new MasterMessage.SendMatched(senderWorldRank, syncId).encode(), null);
     }
 
     /**
@@ -345,6 +364,8 @@ public final class Internode implements AutoCloseable {
                 sink.peerEnded(source, ended.exitCode(), ended.causedHere());
             } else if (m instanceof MasterMessage.NodeState state) {
                 sink.peerState(source, state);
+            } else if (m instanceof MasterMessage.SendMatched matched) {
+                sink.matchArrived(matched.senderWorldRank(), matched.syncId());
             } else if (m instanceof MasterMessage.Forward f) {
                 // A message's bytes stay in memory up to this node's -im, as a slave's own would.
                 long follows = f.inline() ? 0 : f.dataBytes();
@@ -381,7 +402,8 @@ public final class Internode implements AutoCloseable {
                 }
                 if (in.header instanceof MasterMessage.Forward f) {
                     Payload p = f.inline() ? new Payload.Inline(f.inlineBytes()) : in.received();
-                    sink.arrived(new Arrival(f.destWorldRank(), f.commId(), f.source(), f.tag(), f.senderWorldRank(), p));
+                    sink.arrived(new Arrival(f.destWorldRank(), f.commId(), f.source(), f.tag(), f.senderWorldRank(),
+                            f.syncId(), p));
                 } else {
                     publishStart(source, (MasterMessage.Started) in.header, in);
                 }

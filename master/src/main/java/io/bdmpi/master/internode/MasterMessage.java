@@ -13,6 +13,7 @@ public sealed interface MasterMessage {
     int NODE_ENDED = 2;
     int STARTED = 3;
     int NODE_STATE = 4;
+    int SEND_MATCHED = 5;
 
     /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
     ByteBuffer encode();
@@ -20,20 +21,22 @@ public sealed interface MasterMessage {
     /**
      * A point-to-point message from a slave of the sender's node to one of the receiver's.
      *
+     * @param syncId    the sender's request id of a synchronous send (the receiving master answers
+     *                  with {@link SendMatched} when a receive matches it); 0 for a buffered send
      * @param dataBytes the payload's length; when {@code inline} its bytes follow the header,
      *                  otherwise they follow as {@linkplain Pump#DATA_TAG data messages} of at most
      *                  {@link Internode#CHUNK_BYTES} each
      */
-    record Forward(int destWorldRank, int commId, int source, int tag, int senderWorldRank, long dataBytes,
+    record Forward(int destWorldRank, int commId, int source, int tag, int senderWorldRank, long syncId, long dataBytes,
                    boolean inline, ByteBuffer inlineBytes) implements MasterMessage {
-        static final int HEADER_BYTES = 4 * 6 + 8 + 1;
+        static final int HEADER_BYTES = 4 * 6 + 8 + 8 + 1;
 
         @Override
         public ByteBuffer encode() {
             int extra = inline ? inlineBytes.remaining() : 0;
             ByteBuffer b = ByteBuffer.allocateDirect(HEADER_BYTES + extra);
             b.putInt(FORWARD).putInt(destWorldRank).putInt(commId).putInt(source).putInt(tag).putInt(senderWorldRank)
-                    .putLong(dataBytes).put((byte) (inline ? 1 : 0));
+                    .putLong(syncId).putLong(dataBytes).put((byte) (inline ? 1 : 0));
             if (inline) {
                 b.put(inlineBytes.duplicate());
             }
@@ -65,11 +68,27 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * A receive on the sender's node matched the forwarded message of a synchronous send of a
+     * slave of the receiver's node: that send is complete.
+     *
+     * @param senderWorldRank the synchronous sender
+     * @param syncId          its send's request id, as {@link Forward} carried it
+     */
+    record SendMatched(int senderWorldRank, long syncId) implements MasterMessage {
+        static final int BYTES = 4 + 4 + 8;
+
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(BYTES).putInt(SEND_MATCHED).putInt(senderWorldRank).putLong(syncId).flip();
+        }
+    }
+
+    /**
      * The sender's node's state, for deadlock detection over nodes.
      *
      * @param idle     no slave of it runs, is runnable or is starting
      * @param ended    its part of the job has ended
-     * @param sent     forwards and collective starts it has sent to other masters
+     * @param sent     forwards, collective starts and matched synchronous sends it has sent to other masters
      * @param received those it has received from other masters
      * @param pending  its blocked ranks' pending calls, readable
      */
@@ -112,12 +131,16 @@ public sealed interface MasterMessage {
             int source = in.getInt();
             int tag = in.getInt();
             int sender = in.getInt();
+            long syncId = in.getLong();
             long length = in.getLong();
             boolean inline = in.get() != 0;
             if (inline && in.remaining() != length) {
                 throw new IllegalArgumentException("forward of " + length + " bytes carries " + in.remaining());
             }
-            return new Forward(dest, comm, source, tag, sender, length, inline, inline ? in.slice() : null);
+            return new Forward(dest, comm, source, tag, sender, syncId, length, inline, inline ? in.slice() : null);
+        }
+        if (type == SEND_MATCHED && in.remaining() == SendMatched.BYTES - Integer.BYTES) {
+            return new SendMatched(in.getInt(), in.getLong());
         }
         if (type == STARTED && in.remaining() >= Started.HEADER_BYTES - Integer.BYTES) {
             return new Started(in.getInt(), in.getInt(), in.getInt(), in.getLong(), in.get() != 0, in.slice());

@@ -32,6 +32,10 @@ public sealed interface MasterEvent {
     record RemoteArrived(Internode.Arrival arrival) implements MasterEvent {
     }
 
+    /** A receive on another node matched the message of a synchronous send of a slave of this node (MPI pump). */
+    record RemoteSendMatched(int senderWorldRank, long syncId) implements MasterEvent {
+    }
+
     /** A slave of another node started a collective on a communicator with members here (MPI pump). */
     record RemoteStarted(Internode.RemoteStart start) implements MasterEvent {
     }

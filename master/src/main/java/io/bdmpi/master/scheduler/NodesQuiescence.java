@@ -6,13 +6,14 @@ import java.util.List;
 /**
  * Deadlock detection over several nodes, on each node's scheduler thread. A node is idle when no
  * slave of it runs, is runnable or is starting. Each master sends the others its state whenever it
- * changes: idle or not, how many messages (forwards and collective starts) it has sent to and
- * received from other masters, and its blocked ranks' pending calls. The job is deadlocked when
- * every node is idle, every message sent has been received (the counts balance), some rank is
- * blocked, and all this has stayed unchanged for {@link #CONFIRM_NS}: states travel on different
- * channels, so a stale "idle" of a node just woken could otherwise balance a message still in
- * flight; a quiet interval lets every state sent before it arrive. The lowest node whose part has
- * not ended reports it, in the same words as one node; the others then stop as for any failure.
+ * changes: idle or not, how many messages (forwards, collective starts and matched synchronous
+ * sends) it has sent to and received from other masters, and its blocked ranks' pending calls.
+ * The job is deadlocked when every node is idle, every message sent has been received (the counts
+ * balance), some rank is blocked, and all this has stayed unchanged for {@link #CONFIRM_NS}: states
+ * travel on different channels, so a stale "idle" of a node just woken could otherwise balance a
+ * message still in flight; a quiet interval lets every state sent before it arrive. The lowest node
+ * whose part has not ended reports it, in the same words as one node; the others then stop as for
+ * any failure.
  */
 public final class NodesQuiescence {
 

@@ -57,6 +57,12 @@ public final class Scheduler {
         /** Forwards a message to the node of {@code arrival.destWorldRank()}. */
         void forward(Internode.Arrival arrival);
 
+        /**
+         * Tells the master of {@code senderWorldRank}'s node that a receive here matched the message
+         * of that rank's synchronous send {@code syncId}.
+         */
+        void sendMatched(int senderWorldRank, long syncId);
+
         /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
         void announceState(NodesQuiescence.State state);
     }
@@ -197,6 +203,9 @@ public final class Scheduler {
         } else if (event instanceof MasterEvent.RemoteArrived r) {
             quiescence.received();
             onRemoteArrived(r.arrival());
+        } else if (event instanceof MasterEvent.RemoteSendMatched m) {
+            quiescence.received();
+            sendMatched(m.senderWorldRank(), m.syncId());
         } else if (event instanceof MasterEvent.PeerState p) {
             quiescence.peer(p.node(), p.state(), clockNs.getAsLong());
         } else if (event instanceof MasterEvent.RemoteStarted r) {
@@ -453,13 +462,17 @@ public final class Scheduler {
         } else {
             s.bytesSentInline += payload.length();
         }
+        if (send.syncId() != 0) {
+            s.mailbox.awaitMatch(send.syncId(), describe(send));
+        }
         SlaveSession dest = byWorldRank[destRank];
         if (dest == null) {
             quiescence.sent(1);
-            remote.forward(new Internode.Arrival(destRank, send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+            remote.forward(new Internode.Arrival(destRank, send.commId(), sourceInComm, send.tag(), s.worldRank, send.syncId(),
+                    payload));
             return;
         }
-        deliver(dest, new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, payload));
+        deliver(dest, new StoredMessage(send.commId(), sourceInComm, send.tag(), s.worldRank, send.syncId(), payload));
     }
 
     /** A message from a slave of another node, forwarded by its master. */
@@ -469,12 +482,41 @@ public final class Scheduler {
             fail(1, "internal error: node " + node + " was sent a message for rank " + a.destWorldRank() + ", which is not on it");
             return;
         }
-        deliver(dest, new StoredMessage(a.commId(), a.source(), a.tag(), a.senderWorldRank(), a.payload()));
+        deliver(dest, new StoredMessage(a.commId(), a.source(), a.tag(), a.senderWorldRank(), a.syncId(), a.payload()));
     }
 
     private void deliver(SlaveSession dest, StoredMessage m) {
-        dest.mailbox.deliver(messages.keep(m));
+        StoredMessage taken = dest.mailbox.deliver(messages.keep(m));
         wake(dest);
+        matched(taken);
+    }
+
+    /**
+     * A receive took {@code m} (null: none): if a synchronous send sent it, that send is complete,
+     * here or, through its master, on the sender's node.
+     */
+    private void matched(StoredMessage m) {
+        if (m == null || m.syncId() == 0) {
+            return;
+        }
+        if (byWorldRank[m.senderWorldRank()] == null) {
+            quiescence.sent(1);
+            remote.sendMatched(m.senderWorldRank(), m.syncId());
+        } else {
+            sendMatched(m.senderWorldRank(), m.syncId());
+        }
+    }
+
+    /** A receive, here or on another node, matched the message of a synchronous send of a slave of this node. */
+    private void sendMatched(int senderWorldRank, long syncId) {
+        SlaveSession sender = senderWorldRank >= 0 && senderWorldRank < byWorldRank.length ? byWorldRank[senderWorldRank] : null;
+        if (sender == null) {
+            fail(1, "internal error: node " + node + " was told of a matched send of rank " + senderWorldRank
+                    + ", which is not on it");
+            return;
+        }
+        sender.mailbox.complete(new MasterReply.SendMatched(syncId));
+        wake(sender);
     }
 
     /**
@@ -493,7 +535,7 @@ public final class Scheduler {
 
     private void onPostRecv(SlaveSession s, SlaveRequest.PostRecv post) {
         if (communicator(s, post.commId()) != null) {
-            s.mailbox.post(post.requestId(), post.commId(), post.source(), post.tag());
+            matched(s.mailbox.post(post.requestId(), post.commId(), post.source(), post.tag()));
         }
     }
 
@@ -900,7 +942,8 @@ public final class Scheduler {
             return "MPI_Init";
         }
         if (r instanceof SlaveRequest.Send s) {
-            return "MPI_Send(dest=" + s.dest() + ", tag=" + s.tag() + ", comm=" + commName(s.commId()) + ")";
+            return (s.syncId() == 0 ? "MPI_Send" : "MPI_Ssend") + "(dest=" + s.dest() + ", tag=" + s.tag()
+                    + ", comm=" + commName(s.commId()) + ")";
         }
         if (r instanceof SlaveRequest.PostRecv p) {
             return describeReceive(p.commId(), p.source(), p.tag());

@@ -6,6 +6,7 @@ import io.bdmpi.protocol.Payload;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +16,9 @@ import java.util.function.Consumer;
 /**
  * One receiver's side of MPI matching: messages that arrived before a receive asked for them
  * (kept in arrival order), receives posted before their message arrived (kept in post order), and
- * completed requests (matched messages, collective results) not yet collected by the slave.
+ * completed requests (matched messages, collective results, matched synchronous sends) not yet
+ * collected by the slave. As a sender, the slave's synchronous sends that no receive has matched
+ * yet are here too: their ids are its requests.
  *
  * <p>MPI's non-overtaking rule holds because a sender's messages arrive in the order it sent them
  * (one socket, one scheduler thread) and both queues are scanned oldest first.
@@ -30,48 +33,66 @@ public final class Mailbox {
     private final ArrayDeque<StoredMessage> unexpected = new ArrayDeque<>();
     private final List<PostedRecv> posted = new ArrayList<>();
     private final Map<Long, MasterReply.Completion> matched = new LinkedHashMap<>();
+    /** This slave's synchronous sends not matched yet, by request id: what each is, for deadlock reports. */
+    private final Map<Long, String> unmatchedSends = new HashMap<>();
 
     /**
      * A message for this receiver arrived: it goes to the oldest matching posted receive, or waits.
      *
-     * @return true if it matched a posted receive
+     * @return {@code m} if it matched a posted receive, else null
      */
-    public boolean deliver(StoredMessage m) {
+    public StoredMessage deliver(StoredMessage m) {
         for (Iterator<PostedRecv> it = posted.iterator(); it.hasNext(); ) {
             PostedRecv p = it.next();
             if (m.matches(p.commId(), p.source(), p.tag())) {
                 it.remove();
                 matched.put(p.requestId(), delivery(p.requestId(), m));
-                return true;
+                return m;
             }
         }
         unexpected.addLast(m);
-        return false;
+        return null;
     }
 
     /**
      * The receiver posted a receive: it takes the oldest matching message, or waits for one.
      *
+     * @return the message it took, or null if it waits
      * @throws IllegalArgumentException if the id is already in use
      */
-    public void post(long requestId, int commId, int source, int tag) {
-        if (matched.containsKey(requestId) || isPosted(requestId)) {
-            throw new IllegalArgumentException("receive request " + requestId + " posted twice");
-        }
+    public StoredMessage post(long requestId, int commId, int source, int tag) {
+        requireUnused(requestId, "receive");
         for (Iterator<StoredMessage> it = unexpected.iterator(); it.hasNext(); ) {
             StoredMessage m = it.next();
             if (m.matches(commId, source, tag)) {
                 it.remove();
                 matched.put(requestId, delivery(requestId, m));
-                return;
+                return m;
             }
         }
         posted.add(new PostedRecv(requestId, commId, source, tag));
+        return null;
     }
 
-    /** A collective of this slave completed: its result waits to be collected like a message. */
-    public void complete(MasterReply.CollectiveDone done) {
-        matched.put(done.requestId(), done);
+    /**
+     * This slave made a synchronous send: request {@code requestId} completes, with
+     * {@link #complete}, once a receive has matched its message.
+     *
+     * @param description the send, for deadlock reports
+     * @throws IllegalArgumentException if the id is already in use
+     */
+    public void awaitMatch(long requestId, String description) {
+        requireUnused(requestId, "synchronous send");
+        unmatchedSends.put(requestId, description);
+    }
+
+    /**
+     * A collective of this slave completed, or a receive matched one of its synchronous sends: the
+     * outcome waits to be collected like a message.
+     */
+    public void complete(MasterReply.Completion c) {
+        unmatchedSends.remove(c.requestId());
+        matched.put(c.requestId(), c);
     }
 
     /** Whether a request has completed and waits to be collected. */
@@ -105,11 +126,11 @@ public final class Mailbox {
         return n;
     }
 
-    /** Ids among these that are neither posted receives nor completed requests. */
+    /** Ids among these that are neither posted receives, unmatched synchronous sends nor completed requests. */
     public List<Long> unknown(long[] requestIds) {
         List<Long> unknown = new ArrayList<>();
         for (long id : requestIds) {
-            if (!matched.containsKey(id) && !isPosted(id)) {
+            if (!matched.containsKey(id) && !isPosted(id) && !unmatchedSends.containsKey(id)) {
                 unknown.add(id);
             }
         }
@@ -128,9 +149,12 @@ public final class Mailbox {
         return out;
     }
 
-    /** Whether no receive is posted and no completed request waits to be collected. */
+    /**
+     * Whether no receive is posted, no synchronous send waits for its match and no completed
+     * request waits to be collected.
+     */
     public boolean hasNoRequests() {
-        return posted.isEmpty() && matched.isEmpty();
+        return posted.isEmpty() && unmatchedSends.isEmpty() && matched.isEmpty();
     }
 
     /** The messages waiting for a receive, oldest first. */
@@ -138,7 +162,7 @@ public final class Mailbox {
         return List.copyOf(unexpected);
     }
 
-    /** The posted receives among these ids, described for a deadlock report. */
+    /** The posted receives and unmatched synchronous sends among these ids, described for a deadlock report. */
     public List<String> describePosted(long[] requestIds) {
         List<String> out = new ArrayList<>();
         for (long id : requestIds) {
@@ -146,6 +170,10 @@ public final class Mailbox {
                 if (p.requestId() == id) {
                     out.add(Calls.describeReceive(p.commId(), p.source(), p.tag()));
                 }
+            }
+            String send = unmatchedSends.get(id);
+            if (send != null) {
+                out.add(send + " to be matched");
             }
         }
         return out;
@@ -167,6 +195,12 @@ public final class Mailbox {
             } else if (c instanceof MasterReply.CollectiveDone done) {
                 done.pieces().forEach(sink);
             }
+        }
+    }
+
+    private void requireUnused(long requestId, String what) {
+        if (matched.containsKey(requestId) || isPosted(requestId) || unmatchedSends.containsKey(requestId)) {
+            throw new IllegalArgumentException(what + " request " + requestId + ": the id is in use already");
         }
     }
 

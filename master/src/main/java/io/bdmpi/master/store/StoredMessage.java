@@ -9,11 +9,14 @@ import java.nio.ByteBuffer;
  * {@link MessageStore}) a reference to its bytes there.
  *
  * @param source          sender's rank in the communicator
- * @param senderWorldRank sender's rank in COMM_WORLD (for reports)
+ * @param senderWorldRank sender's rank in COMM_WORLD (for reports, and to tell a synchronous sender of the match)
+ * @param syncId          the sender's request id of a synchronous send, completed when a receive matches
+ *                        this message; 0 for a buffered send
  * @param payload         the payload, or null while the bytes are in {@code offHeap}
  * @param offHeap         where the bytes are, or null
  */
-public record StoredMessage(int commId, int source, int tag, int senderWorldRank, Payload payload, OffHeap offHeap) {
+public record StoredMessage(int commId, int source, int tag, int senderWorldRank, long syncId, Payload payload,
+                            OffHeap offHeap) {
 
     /** Bytes of an inline message kept in a store, under a key. */
     interface OffHeap {
@@ -23,13 +26,18 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
         ByteBuffer take();
     }
 
+    public StoredMessage(int commId, int source, int tag, int senderWorldRank, long syncId, Payload payload) {
+        this(commId, source, tag, senderWorldRank, syncId, payload, null);
+    }
+
+    /** A message of a buffered send. */
     public StoredMessage(int commId, int source, int tag, int senderWorldRank, Payload payload) {
-        this(commId, source, tag, senderWorldRank, payload, null);
+        this(commId, source, tag, senderWorldRank, 0, payload);
     }
 
     /** The same message with its bytes in {@code offHeap}. */
     StoredMessage movedTo(OffHeap where) {
-        return new StoredMessage(commId, source, tag, senderWorldRank, null, where);
+        return new StoredMessage(commId, source, tag, senderWorldRank, syncId, null, where);
     }
 
     public boolean matches(int wantedCommId, int wantedSource, int wantedTag) {

@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -162,6 +163,11 @@ class SchedulerTest {
             }
 
             @Override
+            public void sendMatched(int senderWorldRank, long syncId) {
+                throw new AssertionError("no point-to-point traffic in this test");
+            }
+
+            @Override
             public void shipStart(int[] nodes, Internode.RemoteStart start) {
                 shipped.add(start);
             }
@@ -170,13 +176,7 @@ class SchedulerTest {
             public void announceState(NodesQuiescence.State state) {
             }
         };
-        slaves = new SlaveSession[] {new SlaveSession(1, 0, 1001, 0)};
-        conns = new RecordingConnection[] {new RecordingConnection()};
-        scheduler = new Scheduler(Placement.of("block", 2, 1), 1, remote, slaves, 1, ResumePolicy.FIFO, MessageStore.ON_HEAP,
-                () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
-        request(0, new SlaveRequest.Hello(1, 1001));
-        batchEnd();
-        assertInstanceOf(MasterReply.Go.class, conns[0].take());
+        startOneOfTwoNodes(1, remote);
 
         int newComm = Protocol.FIRST_DERIVED_COMM_ID; // node 0's first id: it is the split's lowest node
         scheduler.onEvent(new MasterEvent.RemoteStarted(new Internode.RemoteStart(newComm, 0, -1,
@@ -197,6 +197,17 @@ class SchedulerTest {
         batchEnd();
         onlyCollective(conns[0].take());
         assertNull(outcome);
+    }
+
+    /** The scheduler of {@code node} of two, one rank each (world rank = node), its slave running. */
+    private void startOneOfTwoNodes(int node, Scheduler.RemoteNodes remote) {
+        slaves = new SlaveSession[] {new SlaveSession(node, 0, 1000 + node, 0)};
+        conns = new RecordingConnection[] {new RecordingConnection()};
+        scheduler = new Scheduler(Placement.of("block", 2, 1), node, remote, slaves, 1, ResumePolicy.FIFO, MessageStore.ON_HEAP,
+                () -> now, deletedFiles::add, checkpointing(), o -> outcome = o);
+        request(0, new SlaveRequest.Hello(node, 1000 + node));
+        batchEnd();
+        assertInstanceOf(MasterReply.Go.class, conns[0].take());
     }
 
     @Test
@@ -786,5 +797,138 @@ class SchedulerTest {
         scheduler.onEvent(new MasterEvent.ProcessExited(1, 0));
         assertNotNull(outcome);
         assertEquals(0, outcome.exitCode(), String.valueOf(outcome.failure()));
+    }
+
+    // ---------------------------------------------------------------- synchronous sends
+
+    private static SlaveRequest.Send syncSend(int dest, int tag, long syncId) {
+        return new SlaveRequest.Send(Protocol.COMM_WORLD_ID, dest, tag, bytes(tag), syncId);
+    }
+
+    /** Two running slaves, their go-signals taken. */
+    private void startRunningPair() {
+        start(2, 2);
+        conns[0].take();
+        conns[1].take();
+    }
+
+    /** MPI_Ssend of rank 0: the send, then a blocking collect of it. */
+    private void sSend(int dest, int tag, long syncId) {
+        request(0, syncSend(dest, tag, syncId));
+        request(0, new SlaveRequest.Collect(new long[] {syncId}, 1, true));
+    }
+
+    private static MasterReply.SendMatched onlyMatch(MasterReply reply) {
+        List<MasterReply.Completion> got = deliveries(reply);
+        assertEquals(1, got.size());
+        return assertInstanceOf(MasterReply.SendMatched.class, got.get(0));
+    }
+
+    @Test
+    void aSynchronousSendParksTheSenderUntilTheReceiverPostsTheMatchingReceive() {
+        startRunningPair();
+        sSend(1, 1, 5);
+        batchEnd();
+        assertEquals(SlaveState.RBLOCKED, slaves[0].state, "the message is buffered, but nobody received it");
+        assertTrue(conns[0].replies.isEmpty());
+
+        request(1, new SlaveRequest.PostRecv(8, Protocol.COMM_WORLD_ID, 0, 2));
+        request(1, new SlaveRequest.Probe(Protocol.COMM_WORLD_ID, 0, 1, false));
+        assertTrue(assertInstanceOf(MasterReply.ProbeResult.class, conns[1].take()).found());
+        batchEnd();
+        assertEquals(SlaveState.RBLOCKED, slaves[0].state, "neither a receive for another tag nor a probe matches it");
+
+        request(1, new SlaveRequest.PostRecv(9, Protocol.COMM_WORLD_ID, 0, 1));
+        batchEnd();
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+        assertEquals(5, onlyMatch(conns[0].take()).requestId());
+        request(1, new SlaveRequest.Collect(new long[] {9}, 1, true));
+        assertEquals(9, assertInstanceOf(MasterReply.Delivery.class, deliveries(conns[1].take()).get(0)).requestId());
+    }
+
+    @Test
+    void aReceivePostedFirstCompletesASynchronousSendAtOnce() {
+        startRunningPair();
+        request(1, new SlaveRequest.PostRecv(3, Protocol.COMM_WORLD_ID, Protocol.ANY_SOURCE, Protocol.ANY_TAG));
+        sSend(1, 4, 5);
+        assertEquals(5, onlyMatch(conns[0].take()).requestId());
+        assertEquals(SlaveState.RUNNING, slaves[0].state);
+    }
+
+    @Test
+    void aPolledNonblockingSynchronousSendCompletesOnlyAfterTheMatch() {
+        startRunningPair();
+        request(0, syncSend(1, 1, 5));
+        request(0, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 1, 2, bytes(2)));
+        request(0, poll(5));
+        assertEquals(List.of(), deliveries(conns[0].take()));
+        request(1, new SlaveRequest.PostRecv(7, Protocol.COMM_WORLD_ID, 0, 2));
+        request(0, poll(5));
+        assertEquals(List.of(), deliveries(conns[0].take()), "the buffered send after it was received, not it");
+        request(1, new SlaveRequest.PostRecv(8, Protocol.COMM_WORLD_ID, 0, 1));
+        request(0, poll(5));
+        assertEquals(5, onlyMatch(conns[0].take()).requestId());
+        request(0, new SlaveRequest.Cancel(5));
+        assertEquals(new MasterReply.CancelResult(false), conns[0].take(), "a completed send is not cancelled");
+        assertNull(outcome);
+    }
+
+    @Test
+    void aSynchronousSendNobodyReceivesIsADeadlockThatNamesIt() {
+        start(2, 2);
+        sSend(1, 1, 5);
+        request(1, new SlaveRequest.PostRecv(3, Protocol.COMM_WORLD_ID, 0, 2));
+        request(1, new SlaveRequest.Collect(new long[] {3}, 1, true));
+        batchEnd();
+        assertNotNull(outcome);
+        assertTrue(outcome.failure().contains("rank 0: waiting for MPI_Ssend(dest=1, tag=1, comm=COMM_WORLD) to be matched"),
+                outcome.failure());
+    }
+
+    /** Node 0 of two, one rank each: matches of synchronous sends travel between the masters, counted as traffic. */
+    @Test
+    void aMatchOfASynchronousSendFromAnotherNodeIsReportedToItsMaster() {
+        List<Internode.Arrival> forwarded = new ArrayList<>();
+        List<long[]> matches = new ArrayList<>();
+        List<NodesQuiescence.State> states = new ArrayList<>();
+        Scheduler.RemoteNodes remote = new Scheduler.RemoteNodes() {
+            @Override
+            public void forward(Internode.Arrival arrival) {
+                forwarded.add(arrival);
+            }
+
+            @Override
+            public void sendMatched(int senderWorldRank, long syncId) {
+                matches.add(new long[] {senderWorldRank, syncId});
+            }
+
+            @Override
+            public void shipStart(int[] nodes, Internode.RemoteStart start) {
+            }
+
+            @Override
+            public void announceState(NodesQuiescence.State state) {
+                states.add(state);
+            }
+        };
+        startOneOfTwoNodes(0, remote);
+
+        scheduler.onEvent(new MasterEvent.RemoteArrived(new Internode.Arrival(0, Protocol.COMM_WORLD_ID, 1, 3, 1, 42, bytes(1))));
+        assertEquals(List.of(), matches);
+        request(0, new SlaveRequest.PostRecv(1, Protocol.COMM_WORLD_ID, 1, 3));
+        assertEquals(1, matches.size());
+        assertArrayEquals(new long[] {1, 42}, matches.get(0), "rank 1's master hears of its send 42");
+
+        sSend(1, 6, 2);
+        batchEnd();
+        assertEquals(2, forwarded.get(0).syncId());
+        assertEquals(SlaveState.RBLOCKED, slaves[0].state);
+        scheduler.onEvent(new MasterEvent.RemoteSendMatched(0, 2));
+        batchEnd();
+        assertEquals(2, onlyMatch(conns[0].take()).requestId());
+        NodesQuiescence.State last = states.get(states.size() - 1);
+        assertEquals(List.of(2L, 2L), List.of(last.sent(), last.received()),
+                "a forward and a match each way count as traffic for the deadlock detection");
+        assertNull(outcome);
     }
 }

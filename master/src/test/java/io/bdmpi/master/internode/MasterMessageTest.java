@@ -1,0 +1,28 @@
+package io.bdmpi.master.internode;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+class MasterMessageTest {
+
+    @Test
+    void shouldRoundTripAForwardWithItsSyncIdAndInlineBytes() {
+        ByteBuffer bytes = ByteBuffer.wrap(new byte[] {1, 2, 3});
+        MasterMessage.Forward f = assertInstanceOf(MasterMessage.Forward.class, MasterMessage.decode(
+                new MasterMessage.Forward(5, 0, 1, 7, 2, 1L << 40, 3, true, bytes).encode()));
+        assertEquals(new MasterMessage.Forward(5, 0, 1, 7, 2, 1L << 40, 3, true, f.inlineBytes()), f);
+        assertEquals(bytes, f.inlineBytes());
+        MasterMessage.Forward spilled = new MasterMessage.Forward(5, 0, 1, 7, 2, 0, 1L << 33, false, null);
+        assertEquals(spilled, MasterMessage.decode(spilled.encode()));
+    }
+
+    @Test
+    void shouldRoundTripAMatchedSynchronousSend() {
+        MasterMessage.SendMatched m = new MasterMessage.SendMatched(9, 1L << 35);
+        assertEquals(m, MasterMessage.decode(m.encode()));
+    }
+}
