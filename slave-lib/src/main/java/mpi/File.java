@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * An open file (MPI-IO), as in Open MPI's Java bindings. Each rank does its own I/O through the
  * operating system, with positional reads and writes on its own channel; the collective calls do
- * the same plus the synchronisation MPI asks for. Errors throw {@link MPIException} by default
+ * the same, and a collective write then waits for every rank's part (a barrier). Errors throw {@link MPIException} by default
  * ({@code MPI.ERRORS_RETURN} is a file's default handler, as in MPI).
  *
  * <p>A view (see {@link #setView}) maps offsets in etypes onto the file's bytes; the individual
@@ -837,11 +837,15 @@ public final class File {
     // ---------------------------------------------------------------- the one access path
 
     /**
-     * Reads or writes {@code count} items of {@code type} at the place {@code place} gives.
+     * Reads or writes {@code count} items of {@code type} at the place {@code place} gives. A
+     * collective write returns once every rank's part is in the file (a barrier), so a read by
+     * any rank after it sees the data, as with Open MPI's two-phase collective I/O.
      *
-     * @param offset etypes, for an explicit offset
+     * @param collective a collective call of the communicator that opened the file
+     * @param offset     etypes, for an explicit offset
      */
-    private Status access(String call, Place place, long offset, Object buf, int count, Datatype type, boolean write)
+    private Status access(String call, Place place, boolean collective, long offset, Object buf, int count,
+                          Datatype type, boolean write)
             throws MPIException {
         try {
             checkOpen(call);
@@ -869,6 +873,9 @@ public final class File {
             long moved = transfer(start * map.etypeSize, buf, count, type, bytes, write);
             if (place == Place.INDIVIDUAL) {
                 position = start + moved / map.etypeSize;
+            }
+            if (collective && write) {
+                comm.barrier();
             }
             return Status.received(MPI.ANY_SOURCE, MPI.ANY_TAG, moved);
         } catch (IOException e) {
@@ -985,7 +992,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status readAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_read_at", Place.EXPLICIT, offset, buf, count, type, false);
+        return access("MPI_File_read_at", Place.EXPLICIT, false, offset, buf, count, type, false);
     }
 
     /**
@@ -1000,7 +1007,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status readAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_read_at_all", Place.EXPLICIT, offset, buf, count, type, false);
+        return access("MPI_File_read_at_all", Place.EXPLICIT, true, offset, buf, count, type, false);
     }
 
     /**
@@ -1015,7 +1022,7 @@ public final class File {
      */
     public Request iReadAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iread_at", Place.EXPLICIT, offset, buf, count, type, false), null);
+        return Request.completed(null, access("MPI_File_iread_at", Place.EXPLICIT, false, offset, buf, count, type, false), null);
     }
 
     /**
@@ -1030,7 +1037,7 @@ public final class File {
      */
     public Request iReadAtAll(long offset, Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iread_at_all", Place.EXPLICIT, offset, buf, count, type, false), null);
+        return Request.completed(null, access("MPI_File_iread_at_all", Place.EXPLICIT, true, offset, buf, count, type, false), null);
     }
 
     /**
@@ -1046,7 +1053,7 @@ public final class File {
     public void readAtAllBegin(long offset, Object buf, int count, Datatype type) throws MPIException {
         String call = "MPI_File_read_at_all_begin";
         checkNoSplit(call);
-        split = access(call, Place.EXPLICIT, offset, buf, count, type, false);
+        split = access(call, Place.EXPLICIT, true, offset, buf, count, type, false);
     }
 
     /**
@@ -1072,7 +1079,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status writeAt(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_write_at", Place.EXPLICIT, offset, buf, count, type, true);
+        return access("MPI_File_write_at", Place.EXPLICIT, false, offset, buf, count, type, true);
     }
 
     /**
@@ -1087,7 +1094,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status writeAtAll(long offset, Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_write_at_all", Place.EXPLICIT, offset, buf, count, type, true);
+        return access("MPI_File_write_at_all", Place.EXPLICIT, true, offset, buf, count, type, true);
     }
 
     /**
@@ -1102,7 +1109,7 @@ public final class File {
      */
     public Request iWriteAt(long offset, Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iwrite_at", Place.EXPLICIT, offset, buf, count, type, true), null);
+        return Request.completed(null, access("MPI_File_iwrite_at", Place.EXPLICIT, false, offset, buf, count, type, true), null);
     }
 
     /**
@@ -1117,7 +1124,7 @@ public final class File {
      */
     public Request iWriteAtAll(long offset, Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iwrite_at_all", Place.EXPLICIT, offset, buf, count, type, true), null);
+        return Request.completed(null, access("MPI_File_iwrite_at_all", Place.EXPLICIT, true, offset, buf, count, type, true), null);
     }
 
     /**
@@ -1133,7 +1140,7 @@ public final class File {
     public void writeAtAllBegin(long offset, Object buf, int count, Datatype type) throws MPIException {
         String call = "MPI_File_write_at_all_begin";
         checkNoSplit(call);
-        split = access(call, Place.EXPLICIT, offset, buf, count, type, true);
+        split = access(call, Place.EXPLICIT, true, offset, buf, count, type, true);
     }
 
     /**
@@ -1158,7 +1165,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status read(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_read", Place.INDIVIDUAL, 0, buf, count, type, false);
+        return access("MPI_File_read", Place.INDIVIDUAL, false, 0, buf, count, type, false);
     }
 
     /**
@@ -1172,7 +1179,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status readAll(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_read_all", Place.INDIVIDUAL, 0, buf, count, type, false);
+        return access("MPI_File_read_all", Place.INDIVIDUAL, true, 0, buf, count, type, false);
     }
 
     /**
@@ -1186,7 +1193,7 @@ public final class File {
      */
     public Request iRead(Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iread", Place.INDIVIDUAL, 0, buf, count, type, false), null);
+        return Request.completed(null, access("MPI_File_iread", Place.INDIVIDUAL, false, 0, buf, count, type, false), null);
     }
 
     /**
@@ -1200,7 +1207,7 @@ public final class File {
      */
     public Request iReadAll(Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iread_all", Place.INDIVIDUAL, 0, buf, count, type, false), null);
+        return Request.completed(null, access("MPI_File_iread_all", Place.INDIVIDUAL, true, 0, buf, count, type, false), null);
     }
 
     /**
@@ -1215,7 +1222,7 @@ public final class File {
     public void readAllBegin(Object buf, int count, Datatype type) throws MPIException {
         String call = "MPI_File_read_all_begin";
         checkNoSplit(call);
-        split = access(call, Place.INDIVIDUAL, 0, buf, count, type, false);
+        split = access(call, Place.INDIVIDUAL, true, 0, buf, count, type, false);
     }
 
     /**
@@ -1240,7 +1247,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status write(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_write", Place.INDIVIDUAL, 0, buf, count, type, true);
+        return access("MPI_File_write", Place.INDIVIDUAL, false, 0, buf, count, type, true);
     }
 
     /**
@@ -1254,7 +1261,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status writeAll(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_write_all", Place.INDIVIDUAL, 0, buf, count, type, true);
+        return access("MPI_File_write_all", Place.INDIVIDUAL, true, 0, buf, count, type, true);
     }
 
     /**
@@ -1268,7 +1275,7 @@ public final class File {
      */
     public Request iWrite(Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iwrite", Place.INDIVIDUAL, 0, buf, count, type, true), null);
+        return Request.completed(null, access("MPI_File_iwrite", Place.INDIVIDUAL, false, 0, buf, count, type, true), null);
     }
 
     /**
@@ -1282,7 +1289,7 @@ public final class File {
      */
     public Request iWriteAll(Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iwrite_all", Place.INDIVIDUAL, 0, buf, count, type, true), null);
+        return Request.completed(null, access("MPI_File_iwrite_all", Place.INDIVIDUAL, true, 0, buf, count, type, true), null);
     }
 
     /**
@@ -1297,7 +1304,7 @@ public final class File {
     public void writeAllBegin(Object buf, int count, Datatype type) throws MPIException {
         String call = "MPI_File_write_all_begin";
         checkNoSplit(call);
-        split = access(call, Place.INDIVIDUAL, 0, buf, count, type, true);
+        split = access(call, Place.INDIVIDUAL, true, 0, buf, count, type, true);
     }
 
     /**
@@ -1322,7 +1329,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status readShared(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_read_shared", Place.SHARED, 0, buf, count, type, false);
+        return access("MPI_File_read_shared", Place.SHARED, false, 0, buf, count, type, false);
     }
 
     /**
@@ -1336,7 +1343,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status readOrdered(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_read_ordered", Place.ORDERED, 0, buf, count, type, false);
+        return access("MPI_File_read_ordered", Place.ORDERED, true, 0, buf, count, type, false);
     }
 
     /**
@@ -1350,7 +1357,7 @@ public final class File {
      */
     public Request iReadShared(Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iread_shared", Place.SHARED, 0, buf, count, type, false), null);
+        return Request.completed(null, access("MPI_File_iread_shared", Place.SHARED, false, 0, buf, count, type, false), null);
     }
 
     /**
@@ -1365,7 +1372,7 @@ public final class File {
     public void readOrderedBegin(Object buf, int count, Datatype type) throws MPIException {
         String call = "MPI_File_read_ordered_begin";
         checkNoSplit(call);
-        split = access(call, Place.ORDERED, 0, buf, count, type, false);
+        split = access(call, Place.ORDERED, true, 0, buf, count, type, false);
     }
 
     /**
@@ -1390,7 +1397,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status writeShared(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_write_shared", Place.SHARED, 0, buf, count, type, true);
+        return access("MPI_File_write_shared", Place.SHARED, false, 0, buf, count, type, true);
     }
 
     /**
@@ -1404,7 +1411,7 @@ public final class File {
      *                      ERR_ARG, ERR_TYPE, ERR_COUNT, ERR_BUFFER for bad arguments, ERR_IO
      */
     public Status writeOrdered(Object buf, int count, Datatype type) throws MPIException {
-        return access("MPI_File_write_ordered", Place.ORDERED, 0, buf, count, type, true);
+        return access("MPI_File_write_ordered", Place.ORDERED, true, 0, buf, count, type, true);
     }
 
     /**
@@ -1418,7 +1425,7 @@ public final class File {
      */
     public Request iWriteShared(Buffer buf, int count, Datatype type) throws MPIException {
         Comm.requireDirect(buf);
-        return Request.completed(null, access("MPI_File_iwrite_shared", Place.SHARED, 0, buf, count, type, true), null);
+        return Request.completed(null, access("MPI_File_iwrite_shared", Place.SHARED, false, 0, buf, count, type, true), null);
     }
 
     /**
@@ -1433,7 +1440,7 @@ public final class File {
     public void writeOrderedBegin(Object buf, int count, Datatype type) throws MPIException {
         String call = "MPI_File_write_ordered_begin";
         checkNoSplit(call);
-        split = access(call, Place.ORDERED, 0, buf, count, type, true);
+        split = access(call, Place.ORDERED, true, 0, buf, count, type, true);
     }
 
     /**
