@@ -1920,17 +1920,7 @@ public class Comm implements Freeable, Cloneable {
      * and ends the job (does not return); otherwise returns {@code e} for the caller to throw.
      */
     final MPIException handle(MPIException e) {
-        if (!errhandler.isFatal()) {
-            return e;
-        }
-        SlaveRuntime rt = Session.connection();
-        System.err.println(Errors.fatalLine(rt == null ? -1 : rt.environment().worldRank(), e));
-        System.err.flush();
-        if (rt != null) {
-            // The master's report names the rank itself.
-            rt.abort(e.getErrorClass(), Errors.describe(e));
-        }
-        return e;
+        return errhandler.apply(e);
     }
 
     // ---------------------------------------------------------------- membership

@@ -1,5 +1,7 @@
 package mpi;
 
+import io.bdmpi.slave.SlaveRuntime;
+
 /**
  * What a communicator does when one of its calls fails: end the whole job with one line on
  * stderr ({@code MPI.ERRORS_ARE_FATAL}, the default, and {@code MPI.ERRORS_ABORT}, which here
@@ -23,6 +25,24 @@ public final class Errhandler {
     /** Whether an error under this handler ends the job instead of being thrown. */
     boolean isFatal() {
         return fatal;
+    }
+
+    /**
+     * Applies this handler to {@code e}. Under a fatal handler prints one line to stderr and ends
+     * the job (does not return); otherwise returns {@code e} for the caller to throw.
+     */
+    MPIException apply(MPIException e) {
+        if (!fatal) {
+            return e;
+        }
+        SlaveRuntime rt = Session.connection();
+        System.err.println(Errors.fatalLine(rt == null ? -1 : rt.environment().worldRank(), e));
+        System.err.flush();
+        if (rt != null) {
+            // The master's report names the rank itself.
+            rt.abort(e.getErrorClass(), Errors.describe(e));
+        }
+        return e;
     }
 
     @Override

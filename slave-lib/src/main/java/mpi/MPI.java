@@ -93,7 +93,7 @@ public final class MPI {
     public static final int SUCCESS, ERR_BUFFER, ERR_COUNT, ERR_TYPE, ERR_TAG, ERR_COMM, ERR_RANK, ERR_REQUEST,
             ERR_ROOT, ERR_GROUP, ERR_OP, ERR_TOPOLOGY, ERR_DIMS, ERR_ARG, ERR_UNKNOWN, ERR_TRUNCATE, ERR_OTHER,
             ERR_INTERN, ERR_IN_STATUS, ERR_PENDING;
-    /** Error classes of I/O, one-sided, info and process management, declared for source compatibility. */
+    /** Error classes of I/O ({@link File}), one-sided, info and process management. */
     public static final int ERR_ACCESS, ERR_AMODE, ERR_ASSERT, ERR_BAD_FILE, ERR_BASE, ERR_CONVERSION, ERR_DISP,
             ERR_DUP_DATAREP, ERR_FILE_EXISTS, ERR_FILE_IN_USE, ERR_FILE, ERR_INFO_KEY, ERR_INFO_NOKEY,
             ERR_INFO_VALUE, ERR_INFO, ERR_IO, ERR_KEYVAL, ERR_LOCKTYPE, ERR_NAME, ERR_NO_MEM, ERR_NOT_SAME,
@@ -132,7 +132,7 @@ public final class MPI {
     public static final int VERSION, SUBVERSION;
     /** String limits, Open MPI's: names, port names, data representations, info keys and values (each with C's terminator). */
     public static final int MAX_OBJECT_NAME, MAX_PORT_NAME, MAX_DATAREP_STRING, MAX_INFO_KEY, MAX_INFO_VAL;
-    /** File modes and positions, declared for source compatibility: there is no MPI-IO here. */
+    /** File access modes, the displacement of {@code MODE_SEQUENTIAL} views and seek origins, for {@link File}. */
     public static final int MODE_CREATE, MODE_RDONLY, MODE_WRONLY, MODE_RDWR, MODE_DELETE_ON_CLOSE, MODE_UNIQUE_OPEN,
             MODE_EXCL, MODE_APPEND, MODE_SEQUENTIAL, DISPLACEMENT_CURRENT, SEEK_SET, SEEK_CUR, SEEK_END;
     /** One-sided assertions and lock types, declared for source compatibility: there are no windows here. */
