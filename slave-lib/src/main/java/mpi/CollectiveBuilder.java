@@ -12,14 +12,16 @@ import java.nio.ByteBuffer;
  * form of the API (the blocking and nonblocking calls share them), so what is checked, sent and
  * received is decided in one place.
  *
+ * <p>{@link InterCollectiveBuilder} maps the calls of an intercommunicator onto its two groups.
+ *
  * <p>Arguments significant only at the root (gather's receive buffer, scatter's send buffer,
  * reduce's result buffer) are neither checked nor used elsewhere, as in MPI. Counts and
  * displacements are in items of the datatype given with them.
  */
-final class CollectiveBuilder {
+class CollectiveBuilder {
 
-    private static final Span[] NOTHING_SENT = new Span[0];
-    private static final long[] NO_BLOCKS = new long[0];
+    static final Span[] NOTHING_SENT = new Span[0];
+    static final long[] NO_BLOCKS = new long[0];
 
     private final String call;
     private final int rank;
@@ -281,7 +283,7 @@ final class CollectiveBuilder {
      *
      * @throws MPIException ERR_OP for a null operator or one that does not apply to {@code type}
      */
-    private ReduceOp wireOp(Op op, Datatype type) throws MPIException {
+    ReduceOp wireOp(Op op, Datatype type) throws MPIException {
         if (op == null) {
             throw MPIException.of(MPI.ERR_OP, call + ": null operator");
         }
@@ -289,7 +291,7 @@ final class CollectiveBuilder {
     }
 
     /** The element type the master sees: user functions may also reduce types it cannot (structs, PACKED), as bytes. */
-    private static ElementType wireType(Datatype type) {
+    static ElementType wireType(Datatype type) {
         return type.element != null ? type.element : ElementType.BYTE;
     }
 
@@ -316,12 +318,12 @@ final class CollectiveBuilder {
         }
     }
 
-    private Span span(Object buf, int offset, int count, Datatype type, boolean receive) throws MPIException {
+    Span span(Object buf, int offset, int count, Datatype type, boolean receive) throws MPIException {
         return new Span(buf, offset, count, type).checked(call, receive);
     }
 
     /** Block i of {@code count} items at item {@code i * count}, for every rank i. */
-    private Span[] uniformSpans(Object buf, int count, Datatype type, boolean receive) throws MPIException {
+    Span[] uniformSpans(Object buf, int count, Datatype type, boolean receive) throws MPIException {
         int[] counts = uniformCounts(count);
         int[] displs = new int[size];
         for (int i = 0; i < size; i++) {
@@ -335,7 +337,7 @@ final class CollectiveBuilder {
         return spans(buf, counts, displs, type, receive);
     }
 
-    private int[] uniformCounts(int count) throws MPIException {
+    int[] uniformCounts(int count) throws MPIException {
         if (count < 0) {
             throw MPIException.of(MPI.ERR_COUNT, call + ": negative count " + count);
         }
@@ -345,7 +347,7 @@ final class CollectiveBuilder {
     }
 
     /** Block i of {@code counts[i]} items at item {@code displs[i]}, for every rank i. */
-    private Span[] spans(Object buf, int[] counts, int[] displs, Datatype type, boolean receive) throws MPIException {
+    Span[] spans(Object buf, int[] counts, int[] displs, Datatype type, boolean receive) throws MPIException {
         checkPerRank(counts, "counts");
         checkPerRank(displs, "displacements");
         Span[] out = new Span[size];
@@ -360,7 +362,7 @@ final class CollectiveBuilder {
      * rank i. A byte displacement is a whole number of items, or inside a ByteBuffer, which can be
      * viewed from any byte.
      */
-    private Span[] byteSpans(Object buf, int[] counts, int[] displs, Datatype[] types, boolean receive)
+    Span[] byteSpans(Object buf, int[] counts, int[] displs, Datatype[] types, boolean receive)
             throws MPIException {
         checkPerRank(counts, "counts");
         checkPerRank(displs, "displacements");
@@ -398,7 +400,7 @@ final class CollectiveBuilder {
     }
 
     /** The sum of per-rank counts: the length of a reduce-scatter's vector. */
-    private int total(int[] counts) throws MPIException {
+    int total(int[] counts) throws MPIException {
         checkPerRank(counts, "counts");
         long sum = 0;
         for (int i = 0; i < size; i++) {
@@ -414,7 +416,7 @@ final class CollectiveBuilder {
     }
 
     /** The blocks a member sends, checked to fit one message (under 2 GiB). */
-    private Span[] sent(Span... blocks) throws MPIException {
+    Span[] sent(Span... blocks) throws MPIException {
         long total = 0;
         for (Span b : blocks) {
             total += b.bytes();
@@ -432,7 +434,7 @@ final class CollectiveBuilder {
         return out;
     }
 
-    private static long[] lengths(Span[] blocks) {
+    static long[] lengths(Span[] blocks) {
         long[] out = new long[blocks.length];
         for (int i = 0; i < blocks.length; i++) {
             out[i] = blocks[i].bytes();

@@ -202,14 +202,14 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Whether this is an intercommunicator: never, here.
+     * Whether this is an intercommunicator (an {@link Intercomm}).
      *
-     * @return false
+     * @return whether it is
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final boolean isInter() throws MPIException {
         enter("MPI_Comm_test_inter");
-        return false;
+        return this instanceof Intercomm;
     }
 
     /**
@@ -1776,7 +1776,7 @@ public class Comm implements Freeable, Cloneable {
 
     private CollectiveCall plan(String call, SlaveRuntime rt, Plan plan) throws MPIException {
         try {
-            return plan.build(new CollectiveBuilder(call, rank(call, rt), size(call, rt)));
+            return plan.build(builder(call, rank(call, rt), size(call, rt)));
         } catch (MPIException e) {
             throw handle(e);
         }
@@ -1808,9 +1808,11 @@ public class Comm implements Freeable, Cloneable {
         if (made[0] == Protocol.NO_COMM) {
             return Intracomm.nullComm();
         }
-        Intracomm c = new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " " + how + " FROM " + name);
-        ((Comm) c).errhandler = errhandler;
-        ((Comm) c).worldRanks = members != null ? members : ((Comm) c).gatherWorldRanks(call, rt);
+        Intracomm c = made(new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " " + how + " FROM " + name),
+                members);
+        if (members == null) {
+            ((Comm) c).worldRanks = ((Comm) c).gatherWorldRanks(call, rt);
+        }
         return c;
     }
 
@@ -1993,7 +1995,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     private void checkRank(String call, SlaveRuntime rt, int rank, boolean anySource) throws MPIException {
-        int size = size(call, rt);
+        int size = peerCount(call, rt);
         if ((rank < 0 || rank >= size) && rank != MPI.PROC_NULL && !(anySource && rank == MPI.ANY_SOURCE)) {
             throw MPIException.of(MPI.ERR_RANK, call + ": invalid rank " + rank + " in " + name + " of size " + size);
         }
@@ -2307,6 +2309,14 @@ public class Comm implements Freeable, Cloneable {
      * by their rank in it; the others get a null communicator.
      */
     final Intracomm create(String call, SlaveRuntime rt, Group group) throws MPIException {
+        int[] members = subgroup(call, rt, group);
+        int key = group.indexOf(rt.environment().worldRank());
+        int colour = key == MPI.UNDEFINED ? MPI.UNDEFINED : Arrays.stream(members).min().getAsInt();
+        return derive(call, rt, colour, Math.max(key, 0), "CREATE", members.clone());
+    }
+
+    /** The members of {@code group}, checked to be members of this communicator too (where this rank knows its members). */
+    final int[] subgroup(String call, SlaveRuntime rt, Group group) throws MPIException {
         Group.check(call, group);
         int[] members = group.worldRanks();
         int[] mine = knownWorldRanks(rt);
@@ -2322,9 +2332,41 @@ public class Comm implements Freeable, Cloneable {
                 }
             }
         }
-        int key = group.indexOf(rt.environment().worldRank());
-        int colour = key == MPI.UNDEFINED ? MPI.UNDEFINED : Arrays.stream(members).min().getAsInt();
-        return derive(call, rt, colour, Math.max(key, 0), "CREATE", members.clone());
+        return members;
+    }
+
+    /** A communicator made from this one: it takes this one's error handler and knows its members' COMM_WORLD ranks. */
+    final <C extends Comm> C made(C c, int[] members) {
+        ((Comm) c).errhandler = errhandler;
+        ((Comm) c).worldRanks = members;
+        return c;
+    }
+
+    // ---------------------------------------------------------------- intercommunicators (logic in Intercomm)
+
+    /**
+     * Makes an intercommunicator (collective over {@code localComm} and the remote group's local
+     * communicator): this communicator is the peer through which the two leaders reach each other.
+     *
+     * @param localComm the caller's own intracommunicator, whose members form the local group
+     * @param localLeader the local leader's rank in {@code localComm}
+     * @param remoteLeader the remote leader's rank in this (peer) communicator; used at the local leader only
+     * @param tag the tag of the leaders' messages on this communicator (0 or more)
+     * @return the new intercommunicator
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) throws MPIException {
+        return Intercomm.create(this, localComm, localLeader, remoteLeader, tag);
+    }
+
+    /** What builds this communicator's collectives: an intercommunicator's maps them onto its two groups. */
+    CollectiveBuilder builder(String call, int rank, int size) {
+        return new CollectiveBuilder(call, rank, size);
+    }
+
+    /** How many ranks point-to-point calls may name: the size; an intercommunicator's remote group's. */
+    int peerCount(String call, SlaveRuntime rt) throws MPIException {
+        return size(call, rt);
     }
 
     /** Takes over what a {@code dup} of {@code parent} inherits: its attributes and hints. */

@@ -4,6 +4,7 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.slave.SlaveRuntime;
 
+import java.io.IOException;
 import java.nio.Buffer;
 import java.util.Map;
 
@@ -101,20 +102,36 @@ public class Intracomm extends Comm {
     }
 
     /**
-     * Not supported: MPI_Comm_create_group is collective over the group only, and the bdmpi master
-     * makes communicators only in calls of every member of the parent. Use {@link #create(Group)},
-     * which every member of this communicator calls.
+     * A new communicator over the members of {@code group}, ranked as in it: collective over those
+     * members only (the others of this communicator do not call). The k-th calls of the members
+     * with the same group and tag make one communicator.
      *
-     * @param group the members of the new communicator
-     * @param tag separates concurrent calls
-     * @return never returns normally
-     * @throws MPIException if MPI is not running; ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}
+     * @param group the members of the new communicator, which include the caller
+     * @param tag separates concurrent calls over the same group (0 or more)
+     * @return the new communicator
+     * @throws MPIException if MPI is not running; under {@code MPI.ERRORS_RETURN} ERR_GROUP for a freed
+     *                      group, one with processes not in this communicator or one without the caller,
+     *                      ERR_TAG for a negative tag
      */
     public final Intracomm createGroup(Group group, int tag) throws MPIException {
         String call = "MPI_Comm_create_group";
-        enter(call);
-        throw handle(MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + " is not supported: the bdmpi master makes "
-                + "communicators only in calls of every member of the parent; use Intracomm.create(group), which they all call"));
+        SlaveRuntime rt = enter(call);
+        int[] members = subgroup(call, rt, group);
+        if (group.indexOf(rt.environment().worldRank()) == MPI.UNDEFINED) {
+            throw handle(MPIException.of(MPI.ERR_GROUP, call + ": COMM_WORLD rank " + rt.environment().worldRank()
+                    + " is not in the group; only its members call"));
+        }
+        if (tag < 0 || tag > MPI.TAG_UB_VALUE) {
+            throw handle(MPIException.of(MPI.ERR_TAG, call + ": invalid tag " + tag + " (valid: 0 to " + MPI.TAG_UB_VALUE + ")"));
+        }
+        int[] made;
+        try {
+            made = rt.groupComm(members.clone(), 0, tag);
+        } catch (IOException e) {
+            throw handle(Errors.transport(call, e));
+        }
+        return made(new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " CREATE_GROUP FROM " + getName()),
+                members.clone());
     }
 
     /**

@@ -1,5 +1,7 @@
 package mpi;
 
+import io.bdmpi.protocol.ReduceOp;
+import io.bdmpi.protocol.Reduction;
 import io.bdmpi.slave.CollectiveResult;
 
 import java.io.IOException;
@@ -94,15 +96,30 @@ interface Placement {
      * The reduction into {@code target}: the master's one combined piece for a predefined
      * operator; for a user-defined one, the contributions the master would have combined, folded
      * here in rank order. No piece: no result for this member (a non-root, or rank 0 of exScan).
+     * On an intercommunicator the contributions of the other group, a range of the pieces, are
+     * folded here whatever the operator.
      */
     final class Reduced implements Placement {
 
         private final Span target;
         private final Op op;
+        /** The pieces to fold, {@code [first, first + count)}; count -1: every piece, as the master combined them. */
+        private final int first;
+        private final int count;
+        /** Where the target's part starts in each piece, in bytes (a reduce-scatter's block). */
+        private final int offset;
 
         Reduced(Span target, Op op) {
+            this(target, op, 0, -1, 0);
+        }
+
+        /** Folds pieces {@code [first, first + count)} here, each from byte {@code offset}. */
+        Reduced(Span target, Op op, int first, int count, int offset) {
             this.target = target;
             this.op = op;
+            this.first = first;
+            this.count = count;
+            this.offset = offset;
         }
 
         @Override
@@ -111,20 +128,27 @@ interface Placement {
             if (n == 0) {
                 return;
             }
-            for (int i = 0; i < n; i++) {
-                if (result.pieceLength(i) != target.bytes()) {
-                    throw MPIException.of(MPI.ERR_INTERN, call + ": the bdmpi master returned a piece of "
-                            + result.pieceLength(i) + " bytes for a reduction of " + target.bytes() + " bytes");
+            int from = count < 0 ? 0 : first;
+            int pieces = count < 0 ? n : count;
+            if (from + pieces > n) {
+                throw wrongPieces(call, n, "at least " + (from + pieces));
+            }
+            for (int i = from; i < from + pieces; i++) {
+                long length = result.pieceLength(i);
+                if (count < 0 ? length != target.bytes() : length < offset + (long) target.bytes()) {
+                    throw MPIException.of(count < 0 ? MPI.ERR_INTERN : MPI.ERR_COUNT, call + ": a contribution of "
+                            + length + " bytes for a reduction of " + target.bytes() + " bytes"
+                            + (offset > 0 ? " from byte " + offset : "") + (count < 0 ? " from the bdmpi master" : ""));
                 }
             }
-            if (!op.isUserDefined()) {
+            if (count < 0 && !op.isUserDefined()) {
                 if (n != 1) {
                     throw wrongPieces(call, n, "1 for " + op);
                 }
                 target.unpackFrom(piece(call, result, 0));
                 return;
             }
-            target.unpackFrom(fold(call, result));
+            target.unpackFrom(fold(call, result, from, pieces));
         }
 
         /**
@@ -132,16 +156,31 @@ interface Placement {
          * comes in as {@code in} and the accumulation as {@code inOut}, so a non-commutative (but
          * associative) operator gives x0 op x1 op ... op x(n-1).
          */
-        private ByteBuffer fold(String call, CollectiveResult result) throws MPIException {
-            int n = result.pieceCount();
+        private ByteBuffer fold(String call, CollectiveResult result, int from, int pieces) throws MPIException {
+            ReduceOp wire = op.isUserDefined() ? null : op.wireFor(call, target.type());
             ByteBuffer acc = direct(target.bytes());
-            acc.put(piece(call, result, n - 1));
+            acc.put(contribution(call, result, from + pieces - 1));
             ByteBuffer in = direct(target.bytes());
-            for (int i = n - 2; i >= 0; i--) {
-                in.clear().put(piece(call, result, i));
-                op.applyUserFunction(in, acc, target.count(), target.type());
+            for (int i = from + pieces - 2; i >= from; i--) {
+                in.clear().put(contribution(call, result, i));
+                if (wire == null) {
+                    op.applyUserFunction(in, acc, target.count(), target.type());
+                } else {
+                    Reduction.combine(wire, target.type().element, in.clear(), acc.clear(),
+                            target.bytes() / target.type().element.size);
+                    ByteBuffer lower = in;
+                    in = acc;
+                    acc = lower;
+                }
             }
             return acc.clear();
+        }
+
+        /** Piece {@code i}'s bytes for the target. */
+        private ByteBuffer contribution(String call, CollectiveResult result, int i) throws MPIException {
+            ByteBuffer p = piece(call, result, i).duplicate();
+            int start = p.position() + offset;
+            return p.limit(start + target.bytes()).position(start);
         }
 
         private static ByteBuffer direct(int bytes) {

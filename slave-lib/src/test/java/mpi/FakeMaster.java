@@ -293,6 +293,12 @@ final class FakeMaster implements AutoCloseable {
         } else if (r instanceof SlaveRequest.StartSplit sp) {
             started.add(sp.requestId());
             complete(new MasterReply.CollectiveDone(sp.requestId(), split(sp), List.of()));
+        } else if (r instanceof SlaveRequest.StartGroupComm g) {
+            started.add(g.requestId());
+            int id = nextCommId++;
+            comms.put(id, g.members().clone());
+            complete(new MasterReply.CollectiveDone(g.requestId(), new int[] {id, myRank(g.members()), g.members().length},
+                    List.of()));
         } else if (r instanceof SlaveRequest.QueryComm q) {
             reply(info(q.commId()));
         } else if (!(r instanceof SlaveRequest.CriticalExit)) {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -130,9 +131,15 @@ class GroupTest extends WithMaster {
     }
 
     @Test
-    void shouldRefuseCreateGroup() throws Exception {
-        MPIException e = assertError(MPI.ERR_UNSUPPORTED_OPERATION,
-                () -> MPI.COMM_WORLD.createGroup(MPI.COMM_WORLD.getGroup(), 0));
-        assertTrue(e.getMessage().startsWith("MPI_Comm_create_group is not supported"), e.getMessage());
+    void shouldCreateACommunicatorOverTheGroupInACallOfItsMembersOnly() throws Exception {
+        Group g = MPI.COMM_WORLD.getGroup().incl(new int[] {3, 1});
+        Intracomm c = MPI.COMM_WORLD.createGroup(g, 4);
+        io.bdmpi.protocol.SlaveRequest.StartGroupComm start = requests(io.bdmpi.protocol.SlaveRequest.StartGroupComm.class).get(0);
+        assertArrayEquals(new int[] {3, 1}, start.members());
+        assertEquals(List.of(0, 4), List.of(start.lowGroupSize(), start.tag()));
+        assertEquals(List.of(1, 2), List.of(c.getRank(), c.getSize()), "COMM_WORLD rank 1 is second in the group");
+        assertArrayEquals(new int[] {3, 1}, ranks(c.getGroup()));
+        assertError(MPI.ERR_GROUP, () -> MPI.COMM_WORLD.createGroup(MPI.COMM_WORLD.getGroup().incl(new int[] {0, 2}), 4));
+        assertError(MPI.ERR_TAG, () -> MPI.COMM_WORLD.createGroup(g, -1));
     }
 }

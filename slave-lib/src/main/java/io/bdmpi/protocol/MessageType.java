@@ -15,6 +15,7 @@ public enum MessageType {
     QUERY_COMM(12),
     CRITICAL_ENTER(13),
     CRITICAL_EXIT(14),
+    START_GROUP_COMM(15),
 
     GO(101),
     DELIVERIES(102),

@@ -31,6 +31,7 @@ import java.util.List;
  *   START_COLLECTIVE requestId:long commId:int kind:byte root:int op:byte type:byte count:int
  *                 n:int blockBytes:long * n payload
  *   START_SPLIT   requestId:long commId:int color:int key:int
+ *   START_GROUP_COMM requestId:long lowGroupSize:int tag:int n:int members:int * n
  *   QUERY_COMM    commId:int
  *   CRITICAL_ENTER, CRITICAL_EXIT (none)
  *   GO            (none)
@@ -90,6 +91,8 @@ public final class ProtocolCodec {
             body = 8 + 4 + 1 + 4 + 1 + 1 + 4 + 4 + 8 * c.blockBytes().length + payloadLength(c.data());
         } else if (r instanceof SlaveRequest.StartSplit) {
             body = 8 + 12;
+        } else if (r instanceof SlaveRequest.StartGroupComm g) {
+            body = 8 + 12 + 4 * g.members().length;
         } else if (r instanceof SlaveRequest.QueryComm) {
             body = 4;
         } else if (r instanceof SlaveRequest.CriticalEnter || r instanceof SlaveRequest.CriticalExit) {
@@ -156,6 +159,12 @@ public final class ProtocolCodec {
             putPayload(b, c.data());
         } else if (r instanceof SlaveRequest.StartSplit sp) {
             b.put(MessageType.START_SPLIT.code).putLong(sp.requestId()).putInt(sp.commId()).putInt(sp.color()).putInt(sp.key());
+        } else if (r instanceof SlaveRequest.StartGroupComm g) {
+            b.put(MessageType.START_GROUP_COMM.code).putLong(g.requestId()).putInt(g.lowGroupSize()).putInt(g.tag())
+                    .putInt(g.members().length);
+            for (int m : g.members()) {
+                b.putInt(m);
+            }
         } else if (r instanceof SlaveRequest.QueryComm q) {
             b.put(MessageType.QUERY_COMM.code).putInt(q.commId());
         } else if (r instanceof SlaveRequest.CriticalEnter) {
@@ -285,6 +294,17 @@ public final class ProtocolCodec {
                 case START_SPLIT:
                     r = new SlaveRequest.StartSplit(frame.getLong(), frame.getInt(), frame.getInt(), frame.getInt());
                     break;
+                case START_GROUP_COMM: {
+                    long requestId = frame.getLong();
+                    int lowGroupSize = frame.getInt();
+                    int tag = frame.getInt();
+                    int[] members = new int[checkCount(frame.getInt(), 4, frame, type)];
+                    for (int i = 0; i < members.length; i++) {
+                        members[i] = frame.getInt();
+                    }
+                    r = new SlaveRequest.StartGroupComm(requestId, members, lowGroupSize, tag);
+                    break;
+                }
                 case QUERY_COMM:
                     r = new SlaveRequest.QueryComm(frame.getInt());
                     break;

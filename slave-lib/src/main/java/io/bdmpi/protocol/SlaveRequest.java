@@ -96,6 +96,44 @@ public sealed interface SlaveRequest {
     record StartSplit(long requestId, int commId, int color, int key) implements SlaveRequest {
     }
 
+    /**
+     * One-way: this member's part of making a communicator over exactly {@code members} (world
+     * ranks, in rank order), called by those members only ({@code MPI_Comm_create_group}, and the
+     * union of an intercommunicator). The k-th call of each member with the same members,
+     * {@code lowGroupSize} and {@code tag} belong together. Collected like a collective; the
+     * result's values are the new communicator's id, this member's rank and the size.
+     *
+     * @param lowGroupSize 0 for an intracommunicator; for an intercommunicator the size of its first
+     *                     group (members {@code [0, lowGroupSize)}, facing the others): a send's
+     *                     destination is then a rank of the other group, and a message's source
+     *                     the sender's rank in its own group
+     * @param tag          tells concurrent calls over the same members apart (negative: the runtime's own)
+     */
+    record StartGroupComm(long requestId, int[] members, int lowGroupSize, int tag) implements SlaveRequest {
+        public StartGroupComm {
+            if (members == null || lowGroupSize < 0 || lowGroupSize >= Math.max(members.length, 1)) {
+                throw new IllegalArgumentException("bad group communicator start");
+            }
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StartGroupComm g && g.requestId == requestId && java.util.Arrays.equals(g.members, members)
+                    && g.lowGroupSize == lowGroupSize && g.tag == tag;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(requestId, java.util.Arrays.hashCode(members), lowGroupSize, tag);
+        }
+
+        @Override
+        public String toString() {
+            return "StartGroupComm[requestId=" + requestId + ", members=" + java.util.Arrays.toString(members)
+                    + ", lowGroupSize=" + lowGroupSize + ", tag=" + tag + "]";
+        }
+    }
+
     /** Replied with {@link MasterReply.CommInfo}: where the members of a communicator live. */
     record QueryComm(int commId) implements SlaveRequest {
     }

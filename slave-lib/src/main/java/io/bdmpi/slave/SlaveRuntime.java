@@ -217,6 +217,17 @@ public final class SlaveRuntime implements AutoCloseable {
                 .values();
     }
 
+    /**
+     * Makes a communicator over exactly {@code members} (collective over them only), waiting
+     * (parked) until all have arrived; see {@link SlaveRequest.StartGroupComm}.
+     *
+     * @return the new communicator's id, this slave's rank and the size
+     */
+    public synchronized int[] groupComm(int[] members, int lowGroupSize, int tag) throws IOException {
+        long id = nextRequestId++;
+        return startAndWait(id, new SlaveRequest.StartGroupComm(id, members, lowGroupSize, tag)).values();
+    }
+
     /** Where the members of a communicator live. */
     public synchronized MasterReply.CommInfo queryComm(int commId) throws IOException {
         return call(new SlaveRequest.QueryComm(commId), MasterReply.CommInfo.class);

@@ -25,7 +25,8 @@ import java.util.List;
 public final class CollectiveOp implements SlaveSession.OpenCollective {
 
     /**
-     * A member's start: a {@link SlaveRequest.StartCollective} or a {@link SlaveRequest.StartSplit}.
+     * A member's start: a {@link SlaveRequest.StartCollective}, {@link SlaveRequest.StartSplit} or
+     * {@link SlaveRequest.StartGroupComm}.
      *
      * @param slave the member, or null for a member of another node (whose master ran its start here too)
      */
@@ -38,7 +39,7 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
     private int arrived;
     private Arrival reference;
     private int referenceRank;
-    /** For a split of several nodes: the first id of the communicators it makes, agreed by the masters; -1 until known. */
+    /** For a split or group call of several nodes: the first id of the communicators it makes, agreed by the masters; -1 until known. */
     int idBase = -1;
 
     /** Reduction with a predefined operator: combination of ranks 0..folded-1. */
@@ -158,6 +159,10 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
         if (start instanceof SlaveRequest.StartSplit s) {
             return "MPI_Comm_split(color=" + s.color() + ", key=" + s.key() + ")";
         }
+        if (start instanceof SlaveRequest.StartGroupComm g) {
+            return (g.lowGroupSize() > 0 ? "MPI_Intercomm_create" : "MPI_Comm_create_group") + "(" + g.members().length
+                    + " ranks, tag=" + g.tag() + ")";
+        }
         SlaveRequest.StartCollective c = (SlaveRequest.StartCollective) start;
         StringBuilder b = new StringBuilder(callName(c.kind())).append('(');
         if (c.kind().rooted()) {
@@ -245,7 +250,8 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
                     && r.count() == c.count()
                     && (r.kind() != CollectiveKind.REDUCE_SCATTER || Arrays.equals(r.blockBytes(), c.blockBytes()));
         } else {
-            same = ref instanceof SlaveRequest.StartSplit && a.start() instanceof SlaveRequest.StartSplit;
+            // A group's calls are paired by their members, kind and tag (see Communicators.groupCall): they match.
+            same = ref.getClass() == a.start().getClass();
         }
         if (same) {
             return null;

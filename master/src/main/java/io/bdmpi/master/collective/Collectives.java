@@ -17,7 +17,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Runs collectives and communicator splits: pairs each member's start with the others', and when
+ * Runs collectives, communicator splits and the calls that make a communicator over given members
+ * (see {@link Communicators#groupCall}): pairs each member's start with the others', and when
  * all members of the communicator have started, hands every member its result. Owned by the
  * scheduler thread, which learns of completions and failures through {@link Listener}.
  *
@@ -76,8 +77,9 @@ public final class Collectives {
 
     /** A member of another node started an operation on a communicator with members here. */
     public void arriveRemote(Internode.RemoteStart r) {
-        Communicator comm = comms.lookupAny(r.commId(), r.worldRank());
-        if (comm == null && !comms.exists(r.commId())) {
+        Communicator comm = r.start() instanceof SlaveRequest.StartGroupComm g ? member(comms.groupCall(g), r.worldRank())
+                : comms.lookupAny(r.commId(), r.worldRank());
+        if (comm == null && !comms.exists(r.commId()) && !(r.start() instanceof SlaveRequest.StartGroupComm)) {
             early.computeIfAbsent(r.commId(), id -> new ArrayList<>()).add(r);
             return;
         }
@@ -88,8 +90,7 @@ public final class Collectives {
         }
         int rank = comm.rankOf(r.worldRank());
         CollectiveOp op = comm.operation(rank);
-        String problem = op.arrive(rank, new CollectiveOp.Arrival(null, r.start() instanceof SlaveRequest.StartCollective c
-                ? c.requestId() : ((SlaveRequest.StartSplit) r.start()).requestId(), r.start()));
+        String problem = op.arrive(rank, new CollectiveOp.Arrival(null, requestId(r.start()), r.start()));
         if (problem != null) {
             listener.failed("rank " + r.worldRank() + ": " + CollectiveOp.describe(r.start()) + " on " + comm.name + ": " + problem);
             return;
@@ -110,8 +111,14 @@ public final class Collectives {
         arrive(s, split.commId(), split.requestId(), split);
     }
 
+    /** A member's call that makes a communicator over given members: collective over them only. */
+    public void groupComm(SlaveSession s, SlaveRequest.StartGroupComm start) {
+        arrive(s, Protocol.NO_COMM, start.requestId(), start);
+    }
+
     private void arrive(SlaveSession s, int commId, long requestId, SlaveRequest start) {
-        Communicator comm = comms.lookup(commId, s.worldRank);
+        Communicator comm = start instanceof SlaveRequest.StartGroupComm g ? member(comms.groupCall(g), s.worldRank)
+                : comms.lookup(commId, s.worldRank);
         if (comm == null) {
             listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on communicator "
                     + comms.name(commId) + ", which does not exist or does not include it (freed?)");
@@ -139,6 +146,23 @@ public final class Collectives {
         }
     }
 
+    /** The record of a group's calls if {@code worldRank} is one of its members, else null. */
+    private static Communicator member(Communicator groupCall, int worldRank) {
+        return groupCall.rankOf(worldRank) >= 0 ? groupCall : null;
+    }
+
+    private static long requestId(SlaveRequest start) {
+        if (start instanceof SlaveRequest.StartCollective c) {
+            return c.requestId();
+        }
+        return start instanceof SlaveRequest.StartSplit sp ? sp.requestId() : ((SlaveRequest.StartGroupComm) start).requestId();
+    }
+
+    /** Whether the operation makes communicators, whose ids the lowest node of its members chooses. */
+    private static boolean makesCommunicators(SlaveRequest start) {
+        return start instanceof SlaveRequest.StartSplit || start instanceof SlaveRequest.StartGroupComm;
+    }
+
     /**
      * Sends a local member's start to the other nodes of the communicator. Its spilled contribution
      * is held (one reference for the sending, released by the scheduler on SpillShipped, one
@@ -149,10 +173,11 @@ public final class Collectives {
             spillFiles.retain(spilled.fileName());
             spillFiles.retain(spilled.fileName());
         }
-        if (start instanceof SlaveRequest.StartSplit && comm.lowestNode() == comms.node() && op.idBase < 0) {
-            op.idBase = comms.reserve(comm.size());
+        boolean choosesIds = makesCommunicators(start) && comm.lowestNode() == comms.node();
+        if (choosesIds && op.idBase < 0) {
+            op.idBase = comms.reserve(start instanceof SlaveRequest.StartSplit ? comm.size() : 1);
         }
-        int idBase = start instanceof SlaveRequest.StartSplit && comm.lowestNode() == comms.node() ? op.idBase : -1;
+        int idBase = choosesIds ? op.idBase : -1;
         listener.shipping(comm.otherNodes().length);
         remote.shipStart(comm.otherNodes(), new Internode.RemoteStart(comm.id, s.worldRank, idBase, start));
     }
@@ -161,7 +186,8 @@ public final class Collectives {
         Communicator comm = op.comm;
         comm.closed(op);
         int n = comm.size();
-        int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op) : new int[n][0];
+        int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op)
+                : op.reference() instanceof SlaveRequest.StartGroupComm g ? group(op, g) : new int[n][0];
         Checkpointing.Outcome checkpoint = null;
         if (op.reference() instanceof SlaveRequest.StartCollective c && c.kind().checkpoints()) {
             try {
@@ -205,7 +231,7 @@ public final class Collectives {
                 listener.completed(member, results.get(rank));
             }
         }
-        if (op.reference() instanceof SlaveRequest.StartSplit && !early.isEmpty()) {
+        if (makesCommunicators(op.reference()) && !early.isEmpty()) {
             for (int[] v : values) {
                 List<Internode.RemoteStart> waiting = early.remove(v[0]);
                 if (waiting != null) {
@@ -213,6 +239,22 @@ public final class Collectives {
                 }
             }
         }
+    }
+
+    /**
+     * Makes the communicator of a group's call: its members in the order given.
+     *
+     * @return per rank: new id, rank, size
+     */
+    private int[][] group(CollectiveOp op, SlaveRequest.StartGroupComm start) {
+        comms.groupCallDone(op.comm, start);
+        int n = op.comm.size();
+        Communicator created = comms.create(op.comm.isLocal() ? -1 : op.idBase, start.members(), start.lowGroupSize());
+        int[][] values = new int[n][];
+        for (int rank = 0; rank < n; rank++) {
+            values[rank] = new int[] {created.id, rank, n};
+        }
+        return values;
     }
 
     /** The local members of a (one-node) operation, by rank. */

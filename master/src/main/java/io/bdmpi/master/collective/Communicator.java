@@ -28,15 +28,26 @@ public final class Communicator {
     private final Placement placement;
     private final int node;
     private final int[] otherNodes;
+    /**
+     * 0 for an intracommunicator; for an intercommunicator the size of its first group: members
+     * {@code [0, lowGroupSize)} face the others. Collectives and splits see all members ranked as
+     * here; point-to-point goes from one group to a rank of the other (see {@link #destination}).
+     */
+    private final int lowGroupSize;
 
     /**
      * @param placement where every world rank lives
      * @param node      the node of the master that keeps this record
      */
     Communicator(int id, String name, int[] members, Placement placement, int node) {
+        this(id, name, members, 0, placement, node);
+    }
+
+    Communicator(int id, String name, int[] members, int lowGroupSize, Placement placement, int node) {
         this.id = id;
         this.name = name;
         this.members = members.clone();
+        this.lowGroupSize = lowGroupSize;
         this.placement = placement;
         this.node = node;
         this.otherNodes = Arrays.stream(members).map(placement::nodeOf).filter(n -> n != node).distinct().sorted().toArray();
@@ -65,6 +76,38 @@ public final class Communicator {
     public int rankOf(int worldRank) {
         Integer r = rankOfWorldRank.get(worldRank);
         return r == null ? -1 : r;
+    }
+
+    /**
+     * The world rank a send of member {@code senderRank} to {@code dest} goes to, or -1 if
+     * {@code dest} is out of range: a rank of this communicator, or of the other group of an
+     * intercommunicator.
+     */
+    public int destination(int senderRank, int dest) {
+        if (lowGroupSize == 0) {
+            return worldRank(dest);
+        }
+        boolean low = senderRank < lowGroupSize;
+        int peers = peers(senderRank);
+        return dest >= 0 && dest < peers ? members[low ? lowGroupSize + dest : dest] : -1;
+    }
+
+    /** How many ranks a send of member {@code senderRank} can name: the size, or the other group's. */
+    public int peers(int senderRank) {
+        if (lowGroupSize == 0) {
+            return members.length;
+        }
+        return senderRank < lowGroupSize ? members.length - lowGroupSize : lowGroupSize;
+    }
+
+    /** The source its receivers see in a message of member {@code senderRank}: its rank in its own group. */
+    public int sourceRank(int senderRank) {
+        return senderRank < lowGroupSize ? senderRank : senderRank - lowGroupSize;
+    }
+
+    /** Whether every member has completed every operation started on it. */
+    boolean idle() {
+        return open.isEmpty();
     }
 
     /** The operation the member's next collective start belongs to, created by its first member. */

@@ -2,8 +2,11 @@ package io.bdmpi.master.collective;
 
 import io.bdmpi.master.internode.Placement;
 import io.bdmpi.protocol.Protocol;
+import io.bdmpi.protocol.SlaveRequest;
 
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +17,18 @@ import java.util.Map;
 public final class Communicators {
 
     private final Map<Integer, Communicator> byId = new HashMap<>();
+    /**
+     * The calls in progress that make communicators over given members ({@code MPI_Comm_create_group},
+     * intercommunicators): per members, kind and tag, a record of those members that pairs their
+     * k-th calls as a communicator pairs its members' collectives. Never a communicator itself.
+     */
+    private final Map<GroupKey, Communicator> groupCalls = new HashMap<>();
+
+    private record GroupKey(List<Integer> members, int lowGroupSize, int tag) {
+        static GroupKey of(SlaveRequest.StartGroupComm start) {
+            return new GroupKey(Arrays.stream(start.members()).boxed().toList(), start.lowGroupSize(), start.tag());
+        }
+    }
     private final Communicator[] selves;
     private final Placement placement;
     private final int node;
@@ -56,14 +71,37 @@ public final class Communicators {
 
     /** Registers a new communicator of these members (world ranks, in rank order). */
     Communicator create(int[] members) {
-        return create(nextId++, members);
+        return create(-1, members, 0);
     }
 
     /** Registers a new communicator under an id agreed with the other nodes' masters (see {@link #reserve}). */
     Communicator create(int id, int[] members) {
-        Communicator c = new Communicator(id, "#" + id, members, placement, node);
+        return create(id, members, 0);
+    }
+
+    /**
+     * Registers a new intra- or intercommunicator ({@code lowGroupSize} > 0, see {@link Communicator})
+     * under {@code id}, or under a new id of this node when {@code id} is negative.
+     */
+    Communicator create(int id, int[] members, int lowGroupSize) {
+        int given = id < 0 ? nextId++ : id;
+        Communicator c = new Communicator(given, "#" + given, members, lowGroupSize, placement, node);
         add(c);
         return c;
+    }
+
+    /** The record that pairs the members' calls of {@code start}, made by its first call (here or on another node). */
+    Communicator groupCall(SlaveRequest.StartGroupComm start) {
+        int[] members = start.members();
+        return groupCalls.computeIfAbsent(GroupKey.of(start), k -> new Communicator(Protocol.NO_COMM, "the group "
+                + Arrays.toString(members) + " (tag " + start.tag() + ")", members, placement, node));
+    }
+
+    /** Forgets the record of a group's calls once none is in progress (the next call starts afresh on every node). */
+    void groupCallDone(Communicator record, SlaveRequest.StartGroupComm start) {
+        if (record.idle()) {
+            groupCalls.remove(GroupKey.of(start));
+        }
     }
 
     /** The node of the master that keeps these records. */

@@ -404,6 +404,8 @@ public final class Scheduler {
             collectives.start(s, start);
         } else if (request instanceof SlaveRequest.StartSplit split) {
             collectives.split(s, split);
+        } else if (request instanceof SlaveRequest.StartGroupComm group) {
+            collectives.groupComm(s, group);
         } else if (request instanceof SlaveRequest.QueryComm query) {
             onQueryComm(s, query);
         } else if (request instanceof SlaveRequest.CriticalEnter) {
@@ -447,13 +449,15 @@ public final class Scheduler {
         if (comm == null) {
             return;
         }
-        int destRank = comm.worldRank(send.dest());
+        // On an intercommunicator the destination is a rank of the other group, the source one of the sender's.
+        int senderRank = comm.rankOf(s.worldRank);
+        int destRank = comm.destination(senderRank, send.dest());
         if (destRank < 0) {
             fail(1, "rank " + s.worldRank + " sent to rank " + send.dest() + " of " + comm.name + ", which has "
-                    + comm.size() + " ranks");
+                    + comm.peers(senderRank) + " ranks");
             return;
         }
-        int sourceInComm = comm.rankOf(s.worldRank);
+        int sourceInComm = comm.sourceRank(senderRank);
         Payload payload = send.payload();
         s.messagesSent++;
         if (payload instanceof Payload.Spilled) {
@@ -951,7 +955,8 @@ public final class Scheduler {
         if (r instanceof SlaveRequest.Collect c) {
             return "MPI_Recv/MPI_Wait on " + c.requestIds().length + " request(s)";
         }
-        if (r instanceof SlaveRequest.StartCollective || r instanceof SlaveRequest.StartSplit) {
+        if (r instanceof SlaveRequest.StartCollective || r instanceof SlaveRequest.StartSplit
+                || r instanceof SlaveRequest.StartGroupComm) {
             return CollectiveOp.describe(r);
         }
         if (r instanceof SlaveRequest.CriticalEnter) {

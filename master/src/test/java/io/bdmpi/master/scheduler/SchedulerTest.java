@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -427,6 +428,72 @@ class SchedulerTest {
         request(2, new SlaveRequest.Collect(new long[] {6}, 1, true));
         MasterReply.Delivery d = (MasterReply.Delivery) ((MasterReply.Deliveries) conns[2].take()).deliveries().get(0);
         assertEquals(1, d.source(), "the sender's rank in the new communicator");
+    }
+
+    @Test
+    void shouldMakeAGroupCommunicatorOnlyWhenEveryMemberHasCalled() {
+        start(4, 4);
+        for (int rank = 0; rank < 4; rank++) {
+            conns[rank].take();
+        }
+        int[] members = {3, 1};
+        request(3, new SlaveRequest.StartGroupComm(5, members, 0, 7));
+        request(3, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        // A non-member's own business goes on meanwhile: nothing waits for ranks 0 and 2.
+        request(0, new SlaveRequest.Send(Protocol.COMM_WORLD_ID, 2, 1, bytes(9)));
+        request(2, new SlaveRequest.PostRecv(6, Protocol.COMM_WORLD_ID, 0, 1));
+        request(2, new SlaveRequest.Collect(new long[] {6}, 1, true));
+        batchEnd();
+        assertInstanceOf(MasterReply.Deliveries.class, conns[2].take());
+        assertEquals(SlaveState.CBLOCKED, slaves[3].state, "rank 1 has not called yet");
+        request(1, new SlaveRequest.StartGroupComm(8, members, 0, 7));
+        request(1, new SlaveRequest.Collect(new long[] {8}, 1, true));
+        batchEnd();
+        int[] at3 = onlyCollective(conns[3].take()).values();
+        int[] at1 = onlyCollective(conns[1].take()).values();
+        assertEquals(at3[0], at1[0], "one communicator");
+        assertEquals(List.of(0, 2), List.of(at3[1], at3[2]), "world rank 3 comes first, as the members are listed");
+        assertEquals(List.of(1, 2), List.of(at1[1], at1[2]));
+        assertNull(outcome);
+
+        // The next call of the same group and tag is a new one: a new communicator.
+        request(1, new SlaveRequest.StartGroupComm(9, members, 0, 7));
+        request(3, new SlaveRequest.StartGroupComm(9, members, 0, 7));
+        request(1, new SlaveRequest.Collect(new long[] {9}, 1, true));
+        request(3, new SlaveRequest.Collect(new long[] {9}, 1, true));
+        batchEnd();
+        int again = onlyCollective(conns[1].take()).values()[0];
+        assertNotEquals(at1[0], again);
+        assertEquals(again, onlyCollective(conns[3].take()).values()[0]);
+    }
+
+    @Test
+    void shouldSendAcrossAnIntercommunicatorToTheOtherGroupsRank() {
+        start(4, 4);
+        for (int rank = 0; rank < 4; rank++) {
+            conns[rank].take();
+        }
+        int[] union = {0, 2, 1, 3}; // low group: world 0 and 2; high group: world 1 and 3
+        for (int rank = 0; rank < 4; rank++) {
+            request(rank, new SlaveRequest.StartGroupComm(5, union, 2, 0));
+            request(rank, new SlaveRequest.Collect(new long[] {5}, 1, true));
+        }
+        batchEnd();
+        int inter = onlyCollective(conns[0].take()).values()[0];
+        for (int rank = 1; rank < 4; rank++) {
+            conns[rank].take();
+        }
+        request(2, new SlaveRequest.Send(inter, 1, 4, bytes(42))); // low rank 1 to high rank 1: world 3
+        request(3, new SlaveRequest.PostRecv(6, inter, Protocol.ANY_SOURCE, 4));
+        request(3, new SlaveRequest.Collect(new long[] {6}, 1, true));
+        MasterReply.Delivery d = (MasterReply.Delivery) ((MasterReply.Deliveries) conns[3].take()).deliveries().get(0);
+        assertEquals(1, d.source(), "the sender's rank in its own group");
+        request(1, new SlaveRequest.Send(inter, 0, 4, bytes(43))); // high rank 0 to low rank 0: world 0
+        request(0, new SlaveRequest.PostRecv(7, inter, 0, 4));
+        request(0, new SlaveRequest.Collect(new long[] {7}, 1, true));
+        assertEquals(0, ((MasterReply.Delivery) ((MasterReply.Deliveries) conns[0].take()).deliveries().get(0)).source());
+        request(1, new SlaveRequest.Send(inter, 2, 4, bytes(44)));
+        assertNotNull(outcome, "the other group has two ranks");
     }
 
     @Test
