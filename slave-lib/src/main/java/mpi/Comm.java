@@ -2345,6 +2345,16 @@ public class Comm implements Freeable, Cloneable {
     // ---------------------------------------------------------------- intercommunicators (logic in Intercomm)
 
     /**
+     * Ends this communicator (collective): as {@link #free}, since every send is buffered by the
+     * master and so complete; the communicator becomes null.
+     *
+     * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
+     */
+    public final void disconnect() throws MPIException {
+        free();
+    }
+
+    /**
      * Makes an intercommunicator (collective over {@code localComm} and the remote group's local
      * communicator): this communicator is the peer through which the two leaders reach each other.
      *
@@ -2502,6 +2512,21 @@ public class Comm implements Freeable, Cloneable {
      */
     public final boolean Test_inter() throws MPIException {
         return isInter();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #createIntercomm}, with this communicator as the peer.
+     *
+     * @param localComm the caller's own intracommunicator
+     * @param localLeader the local leader's rank in {@code localComm}
+     * @param remoteLeader the remote leader's rank in this communicator
+     * @param tag the tag of the leaders' messages
+     * @return the new intercommunicator
+     * @throws MPIException as the Open MPI call
+     */
+    public final Intercomm Create_intercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        return createIntercomm(localComm, localLeader, remoteLeader, tag);
     }
 
     /**

@@ -184,4 +184,37 @@ public final class Intercomm extends Comm {
     int peerCount(String call, SlaveRuntime rt) {
         return groups.remote.length;
     }
+
+    // ================================================================ mpiJava 1.2 (MPJ Express) adapters
+
+    /**
+     * mpiJava 1.2: as {@link #getRemoteSize}.
+     *
+     * @return the number of processes in the other group
+     * @throws MPIException as the Open MPI call
+     */
+    public final int Remote_size() throws MPIException {
+        return getRemoteSize();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #getRemoteGroup}.
+     *
+     * @return the other group
+     * @throws MPIException as the Open MPI call
+     */
+    public final Group Remote_group() throws MPIException {
+        return getRemoteGroup();
+    }
+
+    /**
+     * mpiJava 1.2: as {@link #merge}.
+     *
+     * @param high whether this group takes the high ranks
+     * @return the new intracommunicator
+     * @throws MPIException as the Open MPI call
+     */
+    public final Intracomm Merge(boolean high) throws MPIException {
+        return merge(high);
+    }
 }

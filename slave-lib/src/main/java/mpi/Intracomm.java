@@ -386,6 +386,208 @@ public class Intracomm extends Comm {
         return GraphComm.createAdjacent(this, sources, null, destinations, null, false);
     }
 
+    // ---------------------------------------------------------------- dynamic processes (not supported)
+
+    /** The error every dynamic-process call raises: bdmpi starts every rank of a job at once. */
+    private static MPIException dynamicProcesses(String call) {
+        return MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": dynamic processes (spawn, ports, connect and"
+                + " accept, names) are not supported: bdmpiexec starts every rank of the job at once");
+    }
+
+    private static MPIException unsupported(String call) throws MPIException {
+        Session.enter(call);
+        return MPI.COMM_WORLD.handle(dynamicProcesses(call));
+    }
+
+    private MPIException refuse(String call) throws MPIException {
+        enter(call);
+        return handle(dynamicProcesses(call));
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static String openPort() throws MPIException {
+        throw unsupported("MPI_Open_port");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param info the hints
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static String openPort(Info info) throws MPIException {
+        throw unsupported("MPI_Open_port");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param name the port
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static void closePort(String name) throws MPIException {
+        throw unsupported("MPI_Close_port");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param port the port
+     * @param root the rank whose arguments count
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public final Intercomm accept(String port, int root) throws MPIException {
+        throw refuse("MPI_Comm_accept");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param port the port
+     * @param info the hints
+     * @param root the rank whose arguments count
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public final Intercomm accept(String port, Info info, int root) throws MPIException {
+        throw refuse("MPI_Comm_accept");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param port the port
+     * @param root the rank whose arguments count
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public final Intercomm connect(String port, int root) throws MPIException {
+        throw refuse("MPI_Comm_connect");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param port the port
+     * @param info the hints
+     * @param root the rank whose arguments count
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public final Intercomm connect(String port, Info info, int root) throws MPIException {
+        throw refuse("MPI_Comm_connect");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param service the service name
+     * @param port the port
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static void publishName(String service, String port) throws MPIException {
+        throw unsupported("MPI_Publish_name");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param service the service name
+     * @param info the hints
+     * @param port the port
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        throw unsupported("MPI_Publish_name");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param service the service name
+     * @param port the port
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static void unpublishName(String service, String port) throws MPIException {
+        throw unsupported("MPI_Unpublish_name");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param service the service name
+     * @param info the hints
+     * @param port the port
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        throw unsupported("MPI_Unpublish_name");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param service the service name
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static String lookupName(String service) throws MPIException {
+        throw unsupported("MPI_Lookup_name");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param service the service name
+     * @param info the hints
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public static String lookupName(String service, Info info) throws MPIException {
+        throw unsupported("MPI_Lookup_name");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param command the program to start
+     * @param argv its arguments
+     * @param maxprocs how many to start
+     * @param info the hints
+     * @param root the rank whose arguments count
+     * @param errcodes one error code per process started
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
+            throws MPIException {
+        throw refuse("MPI_Comm_spawn");
+    }
+
+    /**
+     * Not supported: raises {@code MPI.ERR_UNSUPPORTED_OPERATION} (dynamic processes).
+     *
+     * @param commands the programs to start
+     * @param argv their arguments
+     * @param maxprocs how many of each to start
+     * @param info the hints for each
+     * @param root the rank whose arguments count
+     * @param errcodes one error code per process started
+     * @return never returns normally
+     * @throws MPIException ERR_UNSUPPORTED_OPERATION under {@code MPI.ERRORS_RETURN}; the job ends otherwise
+     */
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+                                         int[] errcodes) throws MPIException {
+        throw refuse("MPI_Comm_spawn_multiple");
+    }
+
     // ================================================================ mpiJava 1.2 (MPJ Express) adapters
     /**
      * mpiJava 1.2: as {@link #split}; {@code MPI.UNDEFINED} gives {@code MPI.COMM_NULL}.

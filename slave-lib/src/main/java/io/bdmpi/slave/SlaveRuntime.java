@@ -225,7 +225,8 @@ public final class SlaveRuntime implements AutoCloseable {
      */
     public synchronized int[] groupComm(int[] members, int lowGroupSize, int tag) throws IOException {
         long id = nextRequestId++;
-        return startAndWait(id, new SlaveRequest.StartGroupComm(id, members, lowGroupSize, tag)).values();
+        return ((CollectiveResult) startAndWait(id, new SlaveRequest.StartGroupComm(id, members, lowGroupSize, tag),
+                CollectiveResult.class)).values();
     }
 
     /** Where the members of a communicator live. */
