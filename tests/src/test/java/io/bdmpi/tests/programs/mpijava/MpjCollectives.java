@@ -1,6 +1,7 @@
 package io.bdmpi.tests.programs.mpijava;
 
 import mpi.Datatype;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -189,6 +190,18 @@ public final class MpjCollectives {
         dup.barrier();
         dup.Barrier();
         check(MPI.COMM_WORLD.Split(MPI.UNDEFINED, 0) == MPI.COMM_NULL, "Split UNDEFINED");
+        if (size > 1) {
+            // Even and odd ranks, joined by an intercommunicator whose leaders are world ranks 0 and 1.
+            Intercomm inter = w.Create_intercomm(half, 0, 1 - rank % 2, 7);
+            check(inter.Remote_size() == (rank % 2 == 0 ? size / 2 : (size + 1) / 2) && inter.Test_inter(),
+                    "Remote_size " + inter.Remote_size());
+            check(inter.Remote_group().Size() == inter.Remote_size(), "Remote_group");
+            Intracomm merged = inter.Merge(rank % 2 == 1);
+            check(merged.Size() == size && merged.Rank() == (rank % 2 == 0 ? rank / 2 : (size + 1) / 2 + rank / 2),
+                    "Merge: rank " + merged.Rank());
+            merged.Free();
+            inter.Free();
+        }
         half.Free();
         dup.free();
 
