@@ -40,10 +40,11 @@ public final class MasterContext {
 
     /**
      * Default of {@link #quantumSeconds}: long against the stretches between MPI calls of ordinary
-     * out-of-core programs (a few seconds), whose data a preempted rank would take away from the one
-     * resumed in its place; short against a rank that spins or sleeps while others wait.
+     * out-of-core programs (a few seconds; a rank's set-up, reading its part of the input, up to
+     * about ten), since a stopped rank keeps its data in memory while the one resumed in its place
+     * brings in its own; short against a rank that spins or sleeps while others wait.
      */
-    public static final double QUANTUM_SECONDS_DEFAULT = 10;
+    public static final double QUANTUM_SECONDS_DEFAULT = 30;
 
     private int nodes = 1;
     private int slaves = 1;
