@@ -174,7 +174,7 @@ public class CartComm extends TopologyComm {
                     : remainDims.length + " entries") + " for " + grid.ndims() + " dimensions"));
         }
         SlaveRuntime rt = enter(call);
-        return Neighborhood.wrap(derive(call, rt, grid.subGrid(rank, remainDims), rank, "SUB", null), grid.sub(remainDims),
+        return Neighborhood.wrap(derive(call, rt, grid.subGrid(rank, remainDims), rank, "SUB"), grid.sub(remainDims),
                 maker());
     }
 

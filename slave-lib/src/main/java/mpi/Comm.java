@@ -161,7 +161,7 @@ public class Comm implements Freeable, Cloneable {
             throw handle(e);
         }
         // A dup is the split in which every member has the same colour and keeps its rank.
-        Intracomm c = derive(call, rt, 0, rank, "DUP", knownWorldRanks(rt));
+        Intracomm c = derive(call, rt, 0, rank, "DUP");
         c.inheritFrom(this);
         return c;
     }
@@ -1786,15 +1786,12 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * Splits this communicator at the master (collective), waiting (parked) until every member has
-     * called it.
+     * called it. The master's answer names the new communicator's members.
      *
-     * @param members the new communicator's members' COMM_WORLD ranks in rank order when the
-     *                caller knows them; null to gather them on the new communicator (a collective of its members)
      * @return the new communicator, which inherits the error handler; a null one for
      *         {@code MPI.UNDEFINED}
      */
-    final Intracomm derive(String call, SlaveRuntime rt, int colour, int key, String how, int[] members)
-            throws MPIException {
+    final Intracomm derive(String call, SlaveRuntime rt, int colour, int key, String how) throws MPIException {
         if (colour < 0 && colour != MPI.UNDEFINED) {
             throw handle(MPIException.of(MPI.ERR_ARG, call + ": invalid colour " + colour
                     + " (valid: 0 or more, or MPI.UNDEFINED)"));
@@ -1808,12 +1805,8 @@ public class Comm implements Freeable, Cloneable {
         if (made[0] == Protocol.NO_COMM) {
             return Intracomm.nullComm();
         }
-        Intracomm c = made(new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " " + how + " FROM " + name),
-                members);
-        if (members == null) {
-            ((Comm) c).worldRanks = ((Comm) c).gatherWorldRanks(call, rt);
-        }
-        return c;
+        return made(new Intracomm(made[0], made[1], made[2], "MPI COMMUNICATOR " + made[0] + " " + how + " FROM " + name),
+                Arrays.copyOfRange(made, 3, 3 + made[2]));
     }
 
     /** Where this communicator's members live (asked of the master once per MPI life), for the BDMPI extensions. */
@@ -2312,7 +2305,7 @@ public class Comm implements Freeable, Cloneable {
         int[] members = subgroup(call, rt, group);
         int key = group.indexOf(rt.environment().worldRank());
         int colour = key == MPI.UNDEFINED ? MPI.UNDEFINED : Arrays.stream(members).min().getAsInt();
-        return derive(call, rt, colour, Math.max(key, 0), "CREATE", members.clone());
+        return derive(call, rt, colour, Math.max(key, 0), "CREATE");
     }
 
     /** The members of {@code group}, checked to be members of this communicator too (where this rank knows its members). */
@@ -2424,15 +2417,6 @@ public class Comm implements Freeable, Cloneable {
         }
         return worldRanks;
     }
-
-    /** Every member's COMM_WORLD rank, gathered on this new communicator (collective over it). */
-    private int[] gatherWorldRanks(String call, SlaveRuntime rt) throws MPIException {
-        int[] all = new int[size(call, rt)];
-        int[] me = {rt.environment().worldRank()};
-        runCollective(call, rt, b -> b.allGather(me, 1, MPI.INT, all, 1, MPI.INT));
-        return all;
-    }
-
     @Override
     public String toString() {
         return name;

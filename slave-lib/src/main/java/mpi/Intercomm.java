@@ -114,7 +114,7 @@ public final class Intercomm extends Comm {
     public Intracomm merge(boolean high) throws MPIException {
         String call = "MPI_Intercomm_merge";
         // A split of the union: ties of key break by union rank, which keeps each group's order.
-        return derive(call, enter(call), 0, high ? 1 : 0, "MERGE", null);
+        return derive(call, enter(call), 0, high ? 1 : 0, "MERGE");
     }
 
     /**

@@ -56,7 +56,7 @@ public class Intracomm extends Comm {
     public final Intracomm split(int colour, int key) throws MPIException {
         String call = "MPI_Comm_split";
         SlaveRuntime rt = enter(call);
-        return derive(call, rt, colour, key, "SPLIT", null);
+        return derive(call, rt, colour, key, "SPLIT");
     }
 
     // ---------------------------------------------------------------- groups and info (see Comm's block)
@@ -156,7 +156,7 @@ public class Intracomm extends Comm {
         }
         Map<String, String> hints = Info.hintsOf(call, info);
         int colour = splitType == MPI.UNDEFINED ? MPI.UNDEFINED : rt.environment().nodeId();
-        Intracomm c = derive(call, rt, colour, key, "SPLIT_TYPE", null);
+        Intracomm c = derive(call, rt, colour, key, "SPLIT_TYPE");
         if (!c.isNull()) {
             c.setHints(hints);
         }

@@ -84,7 +84,7 @@ final class Neighborhood {
             throw parent.handle(e);
         }
         int colour = rank < members.applyAsLong(topology) ? 0 : MPI.UNDEFINED;
-        return wrap(parent.derive(call, rt, colour, rank, how, null), topology, maker);
+        return wrap(parent.derive(call, rt, colour, rank, how), topology, maker);
     }
 
     /**

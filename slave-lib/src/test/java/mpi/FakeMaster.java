@@ -330,7 +330,7 @@ final class FakeMaster implements AutoCloseable {
         throw new IllegalStateException("the slave is not a member");
     }
 
-    /** The new communicator's id, the slave's rank and the size, as the real master answers. */
+    /** The new communicator's id, the slave's rank, the size and its members, as the real master answers. */
     private int[] split(SlaveRequest.StartSplit sp) {
         int[] members = comm(sp.commId(), "split");
         if (members == null || sp.color() == Protocol.UNDEFINED_COLOR) {
@@ -354,7 +354,12 @@ final class FakeMaster implements AutoCloseable {
         }
         int id = nextCommId++;
         comms.put(id, newMembers);
-        return new int[] {id, newRank, newMembers.length};
+        int[] made = new int[3 + newMembers.length];
+        made[0] = id;
+        made[1] = newRank;
+        made[2] = newMembers.length;
+        System.arraycopy(newMembers, 0, made, 3, newMembers.length);
+        return made;
     }
 
     private MasterReply.CommInfo info(int commId) {

@@ -2,8 +2,6 @@ package mpi;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -21,19 +19,6 @@ class GroupTest extends WithMaster {
         }
         Group world = MPI.COMM_WORLD.getGroup();
         return Group.translateRanks(g, in, world);
-    }
-
-    /** The other ranks hand in their own world rank to a collective, as every member of a real one would. */
-    private void peersHandInTheirWorldRank() {
-        master.contribute((rank, mine) -> new Contribution4(master.members(mine.commId())[rank]).get());
-    }
-
-    private record Contribution4(int value) {
-        FakeMaster.Contribution get() {
-            ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
-            b.putInt(value);
-            return new FakeMaster.Contribution(b.array());
-        }
     }
 
     @Test
@@ -111,21 +96,20 @@ class GroupTest extends WithMaster {
     }
 
     @Test
-    void shouldGatherTheMembersOfASplit() throws Exception {
-        peersHandInTheirWorldRank();
+    void theMasterNamesTheMembersOfASplit() throws Exception {
         master.splitAs(rank -> new int[] {0, -rank});
         Intracomm reversed = MPI.COMM_WORLD.split(0, -FakeMaster.RANK);
         assertArrayEquals(new int[] {3, 2, 1, 0}, ranks(reversed.getGroup()));
+        master.splitAs(null); // a dup: every member keeps its rank
         Intracomm dup = reversed.dup();
         assertArrayEquals(new int[] {3, 2, 1, 0}, ranks(dup.getGroup()));
-        assertEquals(1, requests(io.bdmpi.protocol.SlaveRequest.StartCollective.class).size(),
-                "one gather, at the split: the dup knows its members");
+        assertEquals(0, requests(io.bdmpi.protocol.SlaveRequest.StartCollective.class).size(),
+                "no gather: the split's answer names the members, and the dup knows them");
     }
 
     @Test
     void shouldRefuseTheGroupOfBdmpisCommunicatorsButNotOfTheirDups() throws Exception {
         assertError(MPI.ERR_UNSUPPORTED_OPERATION, BDMPI.COMM_NODE::getGroup);
-        peersHandInTheirWorldRank();
         Intracomm node = BDMPI.COMM_NODE.dup();
         assertArrayEquals(new int[] {0, 1}, ranks(node.getGroup()));
     }

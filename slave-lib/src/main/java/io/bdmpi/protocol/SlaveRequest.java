@@ -90,8 +90,8 @@ public sealed interface SlaveRequest {
     /**
      * One-way: this member's part of splitting (or, with {@code color} 0 and {@code key} its rank on
      * every member, duplicating) a communicator. Collected like a collective; the result's values
-     * are the new communicator's id, this member's rank and the size ({@link Protocol#NO_COMM} and
-     * no members for {@link Protocol#UNDEFINED_COLOR}).
+     * are the new communicator's id, this member's rank, the size and the members' COMM_WORLD ranks
+     * in rank order ({@link Protocol#NO_COMM}, 0, 0 and no members for {@link Protocol#UNDEFINED_COLOR}).
      */
     record StartSplit(long requestId, int commId, int color, int key) implements SlaveRequest {
     }

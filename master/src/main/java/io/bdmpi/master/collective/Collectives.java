@@ -279,7 +279,8 @@ public final class Collectives {
      * Makes one communicator per colour, in increasing colour order (so ids do not depend on who
      * came first), members ordered by key and then by their old rank.
      *
-     * @return per old rank: new id, new rank, new size
+     * @return per old rank: new id, new rank, new size, then the new communicator's members (world
+     *         ranks in rank order), so that no member has to ask the others who they are
      */
     private int[][] split(CollectiveOp op) {
         int n = op.comm.size();
@@ -308,7 +309,12 @@ public final class Collectives {
             }
             Communicator created = id < 0 ? comms.create(members) : comms.create(id, members);
             for (int i = 0; i < members.length; i++) {
-                values[group.get(i)] = new int[] {created.id, i, members.length};
+                int[] v = new int[3 + members.length];
+                v[0] = created.id;
+                v[1] = i;
+                v[2] = members.length;
+                System.arraycopy(members, 0, v, 3, members.length);
+                values[group.get(i)] = v;
             }
         }
         return values;

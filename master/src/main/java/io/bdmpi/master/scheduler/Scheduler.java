@@ -244,7 +244,7 @@ public final class Scheduler {
             return;
         }
         SlaveSession next;
-        while (running < nrunning && (next = nextToResume()) != null) {
+        while (running < nrunning && (next = nextSlave()) != null) {
             resume(next);
         }
         offerNext();
@@ -275,7 +275,7 @@ public final class Scheduler {
      * one that gave its slot up first. The most-resident policy would otherwise resume the poller
      * that has just given its slot up (all its memory is in), and the rank it polls for would never run.
      */
-    private SlaveSession nextToResume() {
+    private SlaveSession nextSlave() {
         return runnable.isEmpty() ? yieldedQueue.peekFirst() : runnable.get(policy.pick(runnable));
     }
 
@@ -288,7 +288,7 @@ public final class Scheduler {
         if (nextToResume == null || running < nrunning) {
             return;
         }
-        SlaveSession next = nextToResume();
+        SlaveSession next = nextSlave();
         if (next != null && next != offeredNext) {
             offeredNext = next;
             List<Payload> spilled = new ArrayList<>();
