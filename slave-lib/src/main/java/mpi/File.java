@@ -5,6 +5,7 @@ import io.bdmpi.slave.SlaveEnvironment;
 import java.io.IOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.AccessDeniedException;
@@ -35,6 +36,8 @@ public final class File {
 
     /** Bytes staged between a user buffer and the file per system call, at most. */
     private static final int CHUNK = 4 << 20;
+    /** "external32" is big-endian: on such a machine it is the native bytes. */
+    private static final boolean BIG_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
     private static final int ACCESS_MODES = MPI.MODE_RDONLY | MPI.MODE_WRONLY | MPI.MODE_RDWR;
     private static final int ALL_MODES = ACCESS_MODES | MPI.MODE_CREATE | MPI.MODE_DELETE_ON_CLOSE
             | MPI.MODE_UNIQUE_OPEN | MPI.MODE_EXCL | MPI.MODE_APPEND | MPI.MODE_SEQUENTIAL;
@@ -61,6 +64,8 @@ public final class File {
     private final Map<String, String> hints;
     private FileView view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
     private ViewMap map = ViewMap.BYTES;
+    /** Whether the view's data representation is "external32": elements are big-endian in the file. */
+    private boolean external32;
     /** The individual file pointer, in etypes of the view. */
     private long position;
     private boolean atomic;
@@ -525,9 +530,12 @@ public final class File {
      * @param etype    the unit of offsets
      * @param filetype the visible pattern, tiled from {@code disp}; made of whole etypes, with
      *                 non-negative, increasing displacements
-     * @param datarep  {@code "native"} or {@code "internal"} (the same bytes)
+     * @param datarep  {@code "native"} or {@code "internal"} (the same bytes), or {@code "external32"}
+     *                 (every basic element big-endian in the file, converted on each read and write;
+     *                 its sizes are Java's, so extents do not change)
      * @throws MPIException ERR_ARG for a bad displacement; ERR_TYPE for a bad etype or filetype;
-     *                      ERR_UNSUPPORTED_DATAREP for {@code "external32"} or an unknown name
+     *                      ERR_UNSUPPORTED_DATAREP for an unknown name, or for {@code "external32"} with a
+     *                      pair or complex type (an access with one raises it too)
      */
     public void setView(long disp, Datatype etype, Datatype filetype, String datarep) throws MPIException {
         setView(disp, etype, filetype, datarep, MPI.INFO_NULL);
@@ -539,7 +547,7 @@ public final class File {
      * @param disp     as {@link #setView(long, Datatype, Datatype, String)}
      * @param etype    the unit of offsets
      * @param filetype the visible pattern
-     * @param datarep  {@code "native"} or {@code "internal"}
+     * @param datarep  {@code "native"}, {@code "internal"} or {@code "external32"}
      * @param info     hints, kept for {@link #getInfo()}
      * @throws MPIException as {@link #setView(long, Datatype, Datatype, String)}
      */
@@ -549,9 +557,14 @@ public final class File {
             checkOpen(call);
             Datatype.checkUsable(call, etype);
             Datatype.checkUsable(call, filetype);
-            if (!"native".equals(datarep) && !"internal".equals(datarep)) {
+            boolean external = "external32".equals(datarep);
+            if (!external && !"native".equals(datarep) && !"internal".equals(datarep)) {
                 throw MPIException.of(MPI.ERR_UNSUPPORTED_DATAREP, call + ": data representation \"" + datarep
-                        + "\" is not supported (use \"native\" or \"internal\")");
+                        + "\" is not supported (use \"native\", \"internal\" or \"external32\")");
+            }
+            if (external) {
+                checkExternal(call, etype);
+                checkExternal(call, filetype);
             }
             long start = disp;
             if (disp == MPI.DISPLACEMENT_CURRENT && (amode & MPI.MODE_SEQUENTIAL) != 0) {
@@ -564,9 +577,21 @@ public final class File {
             shared.setAll(call, comm, rank, old -> 0);
             map = new ViewMap(start, etype.map.size, filetype.map);
             view = new FileView(start, etype, filetype, datarep);
+            external32 = external;
             position = 0;
         } catch (MPIException e) {
             throw handle(e);
+        }
+    }
+
+    /**
+     * "external32" changes each basic element's byte order on its own (its sizes are Java's): a
+     * pair or complex type, whose parts would swap as one, is refused.
+     */
+    private static void checkExternal(String call, Datatype type) throws MPIException {
+        if (!type.map.byteSwappable()) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_DATAREP, call + ": \"external32\" converts types made of BYTE, CHAR,"
+                    + " SHORT, BOOLEAN, INT, LONG, FLOAT and DOUBLE; not " + type);
         }
     }
 
@@ -602,7 +627,7 @@ public final class File {
 
     /**
      * The extent of {@code type} in the file's data representation, in base units (as
-     * {@link Datatype#getExtent()}; "native" and "internal" are the memory layout).
+     * {@link Datatype#getExtent()}; every representation here has Java's sizes, so it is the memory layout).
      *
      * @param type a datatype
      * @return the extent in base units
@@ -859,6 +884,9 @@ public final class File {
                 checkNotSequential(call);
             }
             int bytes = BufferAccess.byteLength(call, buf, count, type, !write);
+            if (external32) {
+                checkExternal(call, type);
+            }
             if (bytes % map.etypeSize != 0) {
                 throw MPIException.of(MPI.ERR_TYPE, call + ": " + count + " items of " + type + " are not whole etypes of "
                         + map.etypeSize + " bytes");
@@ -897,14 +925,19 @@ public final class File {
         if (bytes == 0) {
             return 0;
         }
-        int itemBytes = type.byteSize();
-        int perChunk = Math.max(1, CHUNK / itemBytes);
         FileLock lock = null;
         if (atomic) {
             long first = map.fileByte(streamPos);
             lock = channel.lock(first, map.fileByte(streamPos + bytes - 1) + 1 - first, !write);
         }
         try {
+            ByteBuffer direct = external32 && !BIG_ENDIAN ? null : directBytes(buf, type);
+            if (direct != null) {
+                // The user's own memory is the I/O buffer: no staging copy.
+                return map.forEachRange(streamPos, bytes, write ? writeFrom(direct) : readInto(direct));
+            }
+            int itemBytes = type.byteSize();
+            int perChunk = Math.max(1, CHUNK / itemBytes);
             long moved = 0;
             for (int item = 0; item < count; item += perChunk) {
                 int length = Math.min(perChunk, count - item) * itemBytes;
@@ -912,21 +945,15 @@ public final class File {
                 long got;
                 if (write) {
                     BufferAccess.pack(buf, item, length / itemBytes, type, stage);
-                    got = map.forEachRange(streamPos + moved, length, (pos, off, len) -> {
-                        ByteBuffer part = stage.slice(off, len);
-                        while (part.hasRemaining()) {
-                            channel.write(part, pos + part.position());
-                        }
-                        return len;
-                    });
+                    if (external32 && !BIG_ENDIAN) {
+                        type.map.swapElements(stage, 0, length);
+                    }
+                    got = map.forEachRange(streamPos + moved, length, writeFrom(stage));
                 } else {
-                    got = map.forEachRange(streamPos + moved, length, (pos, off, len) -> {
-                        ByteBuffer part = stage.slice(off, len);
-                        while (part.hasRemaining() && channel.read(part, pos + part.position()) >= 0) {
-                            // until the range is full or the file ends
-                        }
-                        return part.position();
-                    });
+                    got = map.forEachRange(streamPos + moved, length, readInto(stage));
+                    if (external32 && !BIG_ENDIAN) {
+                        type.map.swapElements(stage, 0, (int) got);
+                    }
                     BufferAccess.unpack(stage.position(0).limit((int) got), buf, item, type);
                 }
                 moved += got;
@@ -940,6 +967,36 @@ public final class File {
                 lock.release();
             }
         }
+    }
+
+    /** Writes the access's bytes {@code [off, off + len)}, taken from {@code src}, at each file range. */
+    private ViewMap.Range writeFrom(ByteBuffer src) {
+        return (pos, off, len) -> {
+            ByteBuffer part = src.slice(off, len);
+            while (part.hasRemaining()) {
+                channel.write(part, pos + part.position());
+            }
+            return len;
+        };
+    }
+
+    /** Reads each file range into the access's bytes {@code [off, off + len)} of {@code dst}, until the file ends. */
+    private ViewMap.Range readInto(ByteBuffer dst) {
+        return (pos, off, len) -> {
+            ByteBuffer part = dst.slice(off, len);
+            while (part.hasRemaining() && channel.read(part, pos + part.position()) >= 0) {
+                // until the range is full or the file ends
+            }
+            return part.position();
+        };
+    }
+
+    /**
+     * The bytes of {@code buf} from its start when they can be the I/O buffer themselves: a direct
+     * ByteBuffer holding a contiguous type. Null otherwise (the data is staged).
+     */
+    private static ByteBuffer directBytes(Object buf, Datatype type) {
+        return buf instanceof ByteBuffer b && b.isDirect() && type.map.dense() ? b.duplicate().clear() : null;
     }
 
     /** An empty staging buffer of {@code length} bytes: the file's own direct one when it fits. */

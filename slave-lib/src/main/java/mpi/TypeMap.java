@@ -112,6 +112,49 @@ final class TypeMap {
         return rest == 0 ? n : -1;
     }
 
+    /**
+     * Whether each basic element can change byte order on its own ("external32"): elements of 1,
+     * 2, 4 or 8 bytes, none of them a pair or complex type (whose parts would swap as one).
+     */
+    boolean byteSwappable() {
+        if (element != null) {
+            return element != ElementType.NONE && !element.isPair() && !element.isComplex();
+        }
+        for (int bytes : runBytes) {
+            if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
+                return false;
+            }
+        }
+        return runBytes.length > 0;
+    }
+
+    /**
+     * Reverses the bytes of every whole basic element in bytes {@code [from, from + length)} of
+     * {@code b}, which hold packed items from an item's start: native order to big-endian and back.
+     */
+    void swapElements(java.nio.ByteBuffer b, int from, int length) {
+        int at = from;
+        int end = from + length;
+        while (at < end) {
+            for (int i = 0; i < runBytes.length && at < end; i++) {
+                int bytes = runBytes[i];
+                int whole = (int) Math.min(runCounts[i], (end - at) / bytes);
+                for (int k = 0; k < whole; k++, at += bytes) {
+                    if (bytes == 2) {
+                        b.putShort(at, Short.reverseBytes(b.getShort(at)));
+                    } else if (bytes == 4) {
+                        b.putInt(at, Integer.reverseBytes(b.getInt(at)));
+                    } else if (bytes == 8) {
+                        b.putLong(at, Long.reverseBytes(b.getLong(at)));
+                    }
+                }
+                if (whole < runCounts[i]) {
+                    return; // the bytes end inside this run: a short read
+                }
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- constructors of derived types
 
     /**

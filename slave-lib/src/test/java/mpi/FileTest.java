@@ -89,7 +89,8 @@ class FileTest extends WithMaster {
         assertError(MPI.ERR_FILE_EXISTS, () -> new File(MPI.COMM_SELF, path("x"), RW_CREATE | MPI.MODE_EXCL));
         File ro = new File(MPI.COMM_SELF, path("x"), MPI.MODE_RDONLY);
         assertError(MPI.ERR_READ_ONLY, () -> ro.write(new byte[1], 1, MPI.BYTE));
-        assertError(MPI.ERR_UNSUPPORTED_DATAREP, () -> ro.setView(0, MPI.BYTE, MPI.BYTE, "external32"));
+        assertError(MPI.ERR_UNSUPPORTED_DATAREP, () -> ro.setView(0, MPI.BYTE, MPI.BYTE, "external64"));
+        assertError(MPI.ERR_UNSUPPORTED_DATAREP, () -> ro.setView(0, MPI.BYTE, MPI.DOUBLE_INT, "external32"));
         assertError(MPI.ERR_TYPE, () -> ro.setView(0, MPI.INT, MPI.SHORT, "native"));
         assertError(MPI.ERR_ARG, () -> ro.seek(-1, MPI.SEEK_SET));
         assertEquals(MPI.ERRORS_RETURN.toString(), ro.getErrhandler().toString());
@@ -104,5 +105,43 @@ class FileTest extends WithMaster {
         try (var left = Files.list(master.spillDir())) {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("file-pointer")), "no pointer file left");
         }
+    }
+
+    @Test
+    void external32IsBigEndianInTheFileAndNativeInMemory() throws Exception {
+        File f = new File(MPI.COMM_SELF, path("ext"), RW_CREATE);
+        Datatype everyOther = Datatype.createResized(MPI.INT, 0, 8);
+        everyOther.commit();
+        f.setView(4, MPI.INT, everyOther, "external32");
+        assertEquals("external32", f.getView().getDataRep());
+        f.write(new int[] {0x01020304, 0x0a0b0c0d}, 2, MPI.INT);
+        ByteBuffer direct = MPI.newByteBuffer(16);
+        direct.order(java.nio.ByteOrder.nativeOrder()).putLong(0, 0x1122334455667788L).putDouble(8, 1.5);
+        Datatype longThenDouble = Datatype.createStruct(new int[] {1, 1}, new int[] {0, 8},
+                new Datatype[] {MPI.LONG, MPI.DOUBLE});
+        longThenDouble.commit();
+        f.setView(20, MPI.BYTE, MPI.BYTE, "external32");
+        f.write(direct, 1, longThenDouble);
+        assertError(MPI.ERR_UNSUPPORTED_DATAREP, () -> f.write(new int[2], 1, MPI.INT2));
+        f.close();
+
+        ByteBuffer file = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("ext"))); // big-endian, as external32 is
+        assertEquals(36, file.capacity());
+        assertEquals(0x01020304, file.getInt(4));
+        assertEquals(0x0a0b0c0d, file.getInt(12));
+        assertEquals(0x1122334455667788L, file.getLong(20));
+        assertEquals(1.5, file.getDouble(28));
+
+        File g = new File(MPI.COMM_SELF, path("ext"), MPI.MODE_RDONLY);
+        g.setView(4, MPI.INT, everyOther, "external32");
+        int[] back = new int[2];
+        assertEquals(2, g.read(back, 2, MPI.INT).getCount(MPI.INT));
+        assertArrayEquals(new int[] {0x01020304, 0x0a0b0c0d}, back);
+        g.setView(20, MPI.LONG, MPI.LONG, "external32");
+        long[] longs = new long[3];
+        assertEquals(2, g.readAt(0, longs, 3, MPI.LONG).getCount(MPI.LONG), "a short read converts what it read");
+        assertEquals(0x1122334455667788L, longs[0]);
+        assertEquals(1.5, Double.longBitsToDouble(longs[1]));
+        g.close();
     }
 }

@@ -10,9 +10,10 @@ import java.util.Locale;
 
 /**
  * Parallel MPI-IO bandwidth: every rank writes its contiguous share of one file with
- * {@code writeAtAll} in chunks, the file is synced and dropped from the page cache, then every
- * rank reads its share back with {@code readAtAll}. Rank 0 prints {@code WRITE s} and
- * {@code READ s}, wall seconds between barriers (the write includes the sync).
+ * {@code writeAtAll} in chunks, the file is synced and dropped from the page cache
+ * ({@link PageCache}), then every rank reads its share back with {@code readAtAll}. Rank 0 prints
+ * {@code WRITE s}, {@code READ s} (wall seconds between barriers; the write includes the sync)
+ * and {@code DROPPED how}.
  *
  * <p>Usage: {@code FileBandwidth PATH MIB_PER_RANK CHUNK_MIB}.
  */
@@ -39,10 +40,7 @@ public final class FileBandwidth {
         }
         f.sync();
         double write = MPI.wtime() - start;
-        if (rank == 0 && new ProcessBuilder("dd", "if=" + path, "iflag=nocache", "count=0", "status=none")
-                .inheritIO().start().waitFor() != 0) {
-            throw new IOException("dd could not drop the page cache of " + path);
-        }
+        String dropped = rank == 0 ? PageCache.drop(java.nio.file.Path.of(path)) : null;
         MPI.COMM_WORLD.barrier();
         start = MPI.wtime();
         for (long at = 0; at < share; at += chunk) {
@@ -55,6 +53,7 @@ public final class FileBandwidth {
             File.delete(path);
             System.out.println(String.format(Locale.ROOT, "WRITE %.4f", write));
             System.out.println(String.format(Locale.ROOT, "READ %.4f", read));
+            System.out.println("DROPPED " + dropped);
         }
         MPI.Finalize();
     }
