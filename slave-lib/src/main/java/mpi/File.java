@@ -26,9 +26,9 @@ import java.util.Map;
  * ({@code MPI.ERRORS_RETURN} is a file's default handler, as in MPI).
  *
  * <p>A view (see {@link #setView}) maps offsets in etypes onto the file's bytes; the individual
- * file pointer belongs to this object. The shared file pointer lives in a small file of the job's
- * work directory when every member of the communicator is on one node; on a communicator that
- * spans nodes, only the collective (ordered) shared-pointer calls work. The nonblocking calls do
+ * file pointer belongs to this object. The shared file pointer is kept by the master of the node
+ * of the communicator's rank 0 (see {@link SharedPointer}), for ranks on any node. A file opened by
+ * ranks on several nodes must be the same file on every node (see the constructor). The nonblocking calls do
  * their I/O before they return a completed request; a split collective's Begin does the whole
  * collective and its End returns the Status.
  */
@@ -46,8 +46,7 @@ public final class File {
     private enum Place { EXPLICIT, INDIVIDUAL, SHARED, ORDERED }
 
     /** What {@link #open} made, on every rank alike. */
-    private record Opened(Comm comm, int rank, FileChannel channel, SharedPointer shared, Path sharedPath,
-                          long initial) {
+    private record Opened(Comm comm, int rank, FileChannel channel, SharedPointer shared, long initial) {
     }
 
     private final String name;
@@ -58,8 +57,6 @@ public final class File {
     /** Null once closed. */
     private FileChannel channel;
     private final SharedPointer shared;
-    /** The shared pointer's file, which rank 0 removes at close; null elsewhere. */
-    private final Path sharedPath;
     private volatile Errhandler errhandler = Errhandler.RETURN;
     private final Map<String, String> hints;
     private FileView view = new FileView(0, MPI.BYTE, MPI.BYTE, "native");
@@ -80,8 +77,10 @@ public final class File {
      * @param filename the file's path
      * @param amode    {@code MPI.MODE_*} flags combined with {@code |}
      * @throws MPIException ERR_AMODE for a bad mode; ERR_NO_SUCH_FILE, ERR_FILE_EXISTS, ERR_ACCESS,
-     *                      ERR_READ_ONLY, ERR_BAD_FILE, ERR_FILE (a path not every node sees) or
-     *                      ERR_IO when the file cannot be opened; the same error on every rank
+     *                      ERR_READ_ONLY, ERR_BAD_FILE, ERR_FILE (on a communicator over several
+     *                      nodes, a path that is not the same file on every node: missing there, or
+     *                      of another inode or size) or ERR_IO when the file cannot be opened; the
+     *                      same error on every rank
      */
     public File(Comm comm, String filename, int amode) throws MPIException {
         this(comm, filename, amode, MPI.INFO_NULL);
@@ -107,7 +106,6 @@ public final class File {
         this.rank = o.rank;
         this.channel = o.channel;
         this.shared = o.shared;
-        this.sharedPath = o.sharedPath;
         this.position = o.initial;
     }
 
@@ -134,9 +132,10 @@ public final class File {
     }
 
     /**
-     * The collective part of opening: rank 0 creates or checks the file (and, for a communicator
-     * on several nodes, a probe file beside it that every rank must see), then every rank opens it,
-     * and all agree on the outcome; a failure undoes what rank 0 made.
+     * The collective part of opening: rank 0 creates or checks the file, opens it and, under
+     * {@code MODE_APPEND}, sets the shared pointer at its end; then every rank opens it (on a
+     * communicator over several nodes, and checks that it is the file rank 0 opened), and all
+     * agree on the outcome; a failure undoes what rank 0 made.
      */
     private static Opened agree(String call, Comm comm, SlaveEnvironment env, Path path, int amode)
             throws MPIException {
@@ -146,59 +145,61 @@ public final class File {
         boolean multiNode = nodes[0] != -nodes[1];
         boolean created = false;
         FileChannel channel = null;
-        SharedPointer shared = null;
         MPIException failure = null;
-        long[] verdict = new long[3];
+        // token (the shared pointer's key), error class, initial position, owner node, identity (2)
+        long[] verdict = new long[6];
         if (rank == 0) {
-            verdict[0] = new SecureRandom().nextLong() & Long.MAX_VALUE;
+            verdict[0] = new SecureRandom().nextLong();
+            verdict[3] = env.nodeId();
             try {
                 created = prepare(path, amode);
                 channel = FileChannel.open(path, options(amode));
                 verdict[2] = (amode & MPI.MODE_APPEND) != 0 ? channel.size() : 0;
                 if (multiNode) {
-                    Files.createFile(probe(path, verdict[0]));
-                } else {
-                    SharedPointer.create(sharedPath(env, verdict[0]), verdict[2]);
+                    long[] id = identity(path, channel);
+                    verdict[4] = id[0];
+                    verdict[5] = id[1];
                 }
             } catch (IOException e) {
                 failure = ioError(call, e);
                 verdict[1] = failure.getErrorClass();
             }
         }
-        comm.bcast(verdict, 3, MPI.LONG, 0);
-        Path probe = probe(path, verdict[0]);
-        Path sharedPath = sharedPath(env, verdict[0]);
-        try {
-            if (verdict[1] == 0 && rank != 0 && multiNode && !Files.exists(probe)) {
-                failure = MPIException.of(MPI.ERR_FILE, call + ": " + path + " is not visible on node " + env.nodeId()
-                        + " (a node-local path? with several nodes every node must see the file)");
-            } else if (verdict[1] == 0) {
-                if (rank != 0) {
-                    channel = FileChannel.open(path, options(amode));
+        comm.bcast(verdict, verdict.length, MPI.LONG, 0);
+        SharedPointer shared = SharedPointer.kept(verdict[0], (int) verdict[3]);
+        if (verdict[1] == 0 && rank != 0) {
+            try {
+                channel = FileChannel.open(path, options(amode));
+                if (multiNode && !java.util.Arrays.equals(identity(path, channel), new long[] {verdict[4], verdict[5]})) {
+                    failure = notVisible(call, path, env.nodeId(), "another file of that name");
                 }
-                shared = multiNode ? SharedPointer.replica(verdict[2]) : SharedPointer.onFile(sharedPath);
+            } catch (NoSuchFileException e) {
+                failure = multiNode ? notVisible(call, path, env.nodeId(), "no such file") : ioError(call, e);
+            } catch (IOException e) {
+                failure = ioError(call, e);
             }
-        } catch (IOException e) {
-            failure = ioError(call, e);
+        }
+        if (rank == 0 && failure == null && verdict[2] != 0) {
+            shared.set(call, verdict[2]);
         }
         int[] outcome = new int[2 * comm.getSize()];
         outcome[2 * rank] = failure == null ? 0 : failure.getErrorClass();
         outcome[2 * rank + 1] = env.nodeId();
         comm.allGather(outcome, 2, MPI.INT);
-        if (rank == 0) {
-            deleteQuietly(probe);
-        }
         for (int r = 0; r < outcome.length / 2; r++) {
             if (outcome[2 * r] != 0) {
-                closeQuietly(channel, shared);
+                closeQuietly(channel);
                 if (rank == 0) {
-                    deleteQuietly(sharedPath);
+                    if (verdict[2] != 0) {
+                        shared.free(call);
+                    }
                     if (created) {
                         deleteQuietly(path);
                     }
                 }
                 throw failure != null ? failure : MPIException.of(outcome[2 * r], call + ": " + path
                         + (outcome[2 * r] == MPI.ERR_FILE && r > 0 ? " is not visible on node " + outcome[2 * r + 1]
+                                                                + " (a node-local path? with several nodes every node must see the file)"
                                                                 : " failed on rank " + r + " (node " + outcome[2 * r + 1]
                                                                   + "): " + Errors.className(outcome[2 * r])));
             }
@@ -207,7 +208,20 @@ public final class File {
             // Every rank has it open: the name can go now, so nothing is left even if the job dies.
             deleteQuietly(path);
         }
-        return new Opened(comm, rank, channel, shared, rank == 0 && !multiNode ? sharedPath : null, verdict[2]);
+        return new Opened(comm, rank, channel, shared, verdict[2]);
+    }
+
+    /**
+     * Which file {@code channel} is, as every node can tell: its inode number and size. Not the
+     * device: a network file system's device number differs from client to client.
+     */
+    private static long[] identity(Path path, FileChannel channel) throws IOException {
+        return new long[] {((Number) Files.getAttribute(path, "unix:ino")).longValue(), channel.size()};
+    }
+
+    private static MPIException notVisible(String call, Path path, int node, String seen) {
+        return MPIException.of(MPI.ERR_FILE, call + ": " + path + " is not visible on node " + node + " (" + seen
+                + " there: a node-local path? with several nodes every node must see the file)");
     }
 
     private static void checkAmode(String call, int amode) throws MPIException {
@@ -255,14 +269,6 @@ public final class File {
         return new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE};
     }
 
-    private static Path probe(Path path, long token) {
-        return path.resolveSibling(path.getFileName() + ".bdmpi-probe-" + Long.toHexString(token));
-    }
-
-    private static Path sharedPath(SlaveEnvironment env, long token) {
-        return env.spillDir().resolve("file-pointer-" + Long.toHexString(token));
-    }
-
     private static void deleteQuietly(Path path) {
         try {
             Files.deleteIfExists(path);
@@ -271,13 +277,10 @@ public final class File {
         }
     }
 
-    private static void closeQuietly(FileChannel channel, SharedPointer shared) {
+    private static void closeQuietly(FileChannel channel) {
         try {
             if (channel != null) {
                 channel.close();
-            }
-            if (shared != null) {
-                shared.close();
             }
         } catch (IOException ignored) {
             // closing a channel that failed does not matter
@@ -325,10 +328,9 @@ public final class File {
             FileChannel ch = channel;
             channel = null;
             ch.close();
-            shared.close();
             comm.barrier();
-            if (sharedPath != null) {
-                deleteQuietly(sharedPath);
+            if (rank == 0) {
+                shared.free(call);
             }
             comm.free();
         } catch (IOException e) {
@@ -1376,7 +1378,7 @@ public final class File {
     }
 
     /**
-     * Reads at the shared file pointer, moving it (not on a file opened across nodes: ERR_UNSUPPORTED_OPERATION) (MPI_File_read_shared).
+     * Reads at the shared file pointer, moving it, by a fetch-and-add at the master that keeps it (MPI_File_read_shared).
      *
      * @param buf   where the data goes: an array or Buffer
      * @param count items of {@code type}
@@ -1444,7 +1446,7 @@ public final class File {
     }
 
     /**
-     * Writes at the shared file pointer, moving it (not on a file opened across nodes: ERR_UNSUPPORTED_OPERATION) (MPI_File_write_shared).
+     * Writes at the shared file pointer, moving it, by a fetch-and-add at the master that keeps it (MPI_File_write_shared).
      *
      * @param buf   the data: an array or Buffer
      * @param count items of {@code type}

@@ -1,6 +1,7 @@
 package mpi;
 
 import io.bdmpi.protocol.CollectiveKind;
+import io.bdmpi.protocol.FilePointers;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
@@ -48,7 +49,7 @@ import java.util.Set;
  * member's part as the real master does: pieces in rank order as {@link CollectiveKind} lists
  * them, the slave's own spilled data handed back as slices of its file, predefined reductions
  * combined in rank order. Splits and frees keep a table of communicators, whose membership also
- * answers QueryComm.
+ * answers QueryComm. File pointers are kept as the real master keeps them ({@link FilePointers}).
  *
  * <p>Every request is recorded (read them after {@link WithMaster#requests()}, which waits for the
  * one-way ones); anything a correct slave would never send (a collect of an unknown id, a
@@ -58,6 +59,13 @@ import java.util.Set;
  * its JVM, as it should when a real master dies.
  */
 final class FakeMaster implements AutoCloseable {
+
+    private final FilePointers filePointers = new FilePointers();
+
+    /** Shared file pointers kept now: none once every file is closed. */
+    synchronized int filePointersKept() {
+        return filePointers.size();
+    }
 
     static final int RANK = 1;
     static final int SIZE = 4;
@@ -301,6 +309,8 @@ final class FakeMaster implements AutoCloseable {
                     List.of()));
         } else if (r instanceof SlaveRequest.QueryComm q) {
             reply(info(q.commId()));
+        } else if (r instanceof SlaveRequest.FilePointer f) {
+            reply(new MasterReply.PointerValue(filePointers.apply(f.key(), f.op(), f.value())));
         } else if (!(r instanceof SlaveRequest.CriticalExit)) {
             problems.add("unexpected request " + r);
         }

@@ -74,6 +74,7 @@ class FileTest extends WithMaster {
         f.preallocate(100);
         assertEquals(100, f.getSize());
         f.close();
+        assertEquals(0, master.filePointersKept(), "close frees the shared pointer");
         assertError(MPI.ERR_FILE, () -> f.getSize());
     }
 
@@ -102,9 +103,7 @@ class FileTest extends WithMaster {
         try (var left = Files.list(dir)) {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("x")), "nothing left beside the files");
         }
-        try (var left = Files.list(master.spillDir())) {
-            assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("file-pointer")), "no pointer file left");
-        }
+        assertEquals(0, master.filePointersKept(), "no shared pointer is kept after close");
     }
 
     @Test

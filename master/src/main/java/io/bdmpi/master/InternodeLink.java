@@ -91,6 +91,26 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     }
 
     @Override
+    public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+        internode.pointerRequest(ownerNode, request);
+    }
+
+    @Override
+    public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+        internode.pointerAnswer(node, answer);
+    }
+
+    @Override
+    public void pointerRequested(int node, MasterMessage.PointerRequest request) {
+        publish.accept(new MasterEvent.RemotePointerRequest(node, request));
+    }
+
+    @Override
+    public void pointerAnswered(MasterMessage.PointerAnswer answer) {
+        publish.accept(new MasterEvent.RemotePointerAnswer(answer));
+    }
+
+    @Override
     public void shipStart(int[] nodes, Internode.RemoteStart start) {
         Runnable afterSent = start.start() instanceof io.bdmpi.protocol.SlaveRequest.StartCollective c
                 && c.data() instanceof Payload.Spilled spilled

@@ -58,6 +58,10 @@ public sealed interface MasterReply {
                     int lowestLocalRank, long groupHash, long groupSetHash) implements MasterReply {
     }
 
+    /** A shared file pointer's value before the {@link SlaveRequest.FilePointer} operation. */
+    record PointerValue(long value) implements MasterReply {
+    }
+
     /** Whether a posted receive was withdrawn before any message matched it. */
     record CancelResult(boolean cancelled) implements MasterReply {
     }

@@ -16,12 +16,14 @@ public enum MessageType {
     CRITICAL_ENTER(13),
     CRITICAL_EXIT(14),
     START_GROUP_COMM(15),
+    FILE_POINTER(30),
 
     GO(101),
     DELIVERIES(102),
     CANCEL_RESULT(103),
     PROBE_RESULT(104),
-    COMM_INFO(105);
+    COMM_INFO(105),
+    POINTER_VALUE(120);
 
     private static final MessageType[] BY_CODE = new MessageType[128];
 

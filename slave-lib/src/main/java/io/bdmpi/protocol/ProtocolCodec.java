@@ -33,11 +33,13 @@ import java.util.List;
  *   START_SPLIT   requestId:long commId:int color:int key:int
  *   START_GROUP_COMM requestId:long lowGroupSize:int tag:int n:int members:int * n
  *   QUERY_COMM    commId:int
+ *   FILE_POINTER  key:long ownerNode:int op:byte value:long
  *   CRITICAL_ENTER, CRITICAL_EXIT (none)
  *   GO            (none)
  *   DELIVERIES    n:int completion * n
  *   CANCEL_RESULT cancelled:byte
  *   PROBE_RESULT  found:byte source:int tag:int length:long
+ *   POINTER_VALUE value:long
  *   COMM_INFO     commId:int rank:int size:int nodes:int nodeRank:int localSize:int localRank:int
  *                 lowestLocalRank:int groupHash:long groupSetHash:long
  *
@@ -95,6 +97,8 @@ public final class ProtocolCodec {
             body = 8 + 12 + 4 * g.members().length;
         } else if (r instanceof SlaveRequest.QueryComm) {
             body = 4;
+        } else if (r instanceof SlaveRequest.FilePointer) {
+            body = 8 + 4 + 1 + 8;
         } else if (r instanceof SlaveRequest.CriticalEnter || r instanceof SlaveRequest.CriticalExit) {
             body = 0;
         } else if (r instanceof SlaveRequest.Finalize) {
@@ -123,6 +127,8 @@ public final class ProtocolCodec {
             body = 1 + 4 + 4 + 8;
         } else if (r instanceof MasterReply.CommInfo) {
             body = 8 * 4 + 2 * 8;
+        } else if (r instanceof MasterReply.PointerValue) {
+            body = 8;
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -167,6 +173,8 @@ public final class ProtocolCodec {
             }
         } else if (r instanceof SlaveRequest.QueryComm q) {
             b.put(MessageType.QUERY_COMM.code).putInt(q.commId());
+        } else if (r instanceof SlaveRequest.FilePointer f) {
+            b.put(MessageType.FILE_POINTER.code).putLong(f.key()).putInt(f.ownerNode()).put(f.op().code).putLong(f.value());
         } else if (r instanceof SlaveRequest.CriticalEnter) {
             b.put(MessageType.CRITICAL_ENTER.code);
         } else if (r instanceof SlaveRequest.CriticalExit) {
@@ -202,6 +210,8 @@ public final class ProtocolCodec {
             b.put(MessageType.COMM_INFO.code).putInt(c.commId()).putInt(c.rank()).putInt(c.size()).putInt(c.nodes())
                     .putInt(c.nodeRank()).putInt(c.localSize()).putInt(c.localRank()).putInt(c.lowestLocalRank())
                     .putLong(c.groupHash()).putLong(c.groupSetHash());
+        } else if (r instanceof MasterReply.PointerValue v) {
+            b.put(MessageType.POINTER_VALUE.code).putLong(v.value());
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -308,6 +318,10 @@ public final class ProtocolCodec {
                 case QUERY_COMM:
                     r = new SlaveRequest.QueryComm(frame.getInt());
                     break;
+                case FILE_POINTER:
+                    r = new SlaveRequest.FilePointer(frame.getLong(), frame.getInt(),
+                            code(PointerOp.ofCode(frame.get()), "pointer operation", type), frame.getLong());
+                    break;
                 case CRITICAL_ENTER:
                     r = new SlaveRequest.CriticalEnter();
                     break;
@@ -356,6 +370,9 @@ public final class ProtocolCodec {
                 case COMM_INFO:
                     r = new MasterReply.CommInfo(frame.getInt(), frame.getInt(), frame.getInt(), frame.getInt(),
                             frame.getInt(), frame.getInt(), frame.getInt(), frame.getInt(), frame.getLong(), frame.getLong());
+                    break;
+                case POINTER_VALUE:
+                    r = new MasterReply.PointerValue(frame.getLong());
                     break;
                 default:
                     throw new ProtocolException("not a reply: " + type);

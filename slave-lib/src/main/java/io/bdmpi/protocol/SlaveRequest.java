@@ -138,6 +138,23 @@ public sealed interface SlaveRequest {
     record QueryComm(int commId) implements SlaveRequest {
     }
 
+    /**
+     * Replied with {@link MasterReply.PointerValue}: an operation on the shared file pointer
+     * {@code key} of an open file (MPI-IO), which the master of {@code ownerNode} keeps; another
+     * node's master forwards it there, and the slave waits parked.
+     *
+     * @param key       the pointer's id, chosen at random by the rank that opened the file first
+     * @param ownerNode the node that keeps it: that of the file communicator's rank 0
+     * @param value     the operand: a delta for {@link PointerOp#ADD}, the new value for {@link PointerOp#SET}
+     */
+    record FilePointer(long key, int ownerNode, PointerOp op, long value) implements SlaveRequest {
+        public FilePointer {
+            if (op == null || ownerNode < 0) {
+                throw new IllegalArgumentException("bad file pointer request");
+            }
+        }
+    }
+
     /** Replied with {@link MasterReply.Go} once no other slave of the node is in a critical section. */
     record CriticalEnter() implements SlaveRequest {
     }

@@ -6,6 +6,7 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.PointerOp;
 import io.bdmpi.protocol.ProtocolCodec;
 import io.bdmpi.protocol.ProtocolException;
 import io.bdmpi.protocol.ReduceOp;
@@ -232,6 +233,16 @@ public final class SlaveRuntime implements AutoCloseable {
     /** Where the members of a communicator live. */
     public synchronized MasterReply.CommInfo queryComm(int commId) throws IOException {
         return call(new SlaveRequest.QueryComm(commId), MasterReply.CommInfo.class);
+    }
+
+    /**
+     * Operates on a shared file pointer kept by the master of {@code ownerNode} (see
+     * {@link SlaveRequest.FilePointer}).
+     *
+     * @return the pointer's value before the operation
+     */
+    public synchronized long filePointer(long key, int ownerNode, PointerOp op, long value) throws IOException {
+        return call(new SlaveRequest.FilePointer(key, ownerNode, op, value), MasterReply.PointerValue.class).value();
     }
 
     /** Waits (parked) until this slave is the only one of its node in a critical section. */

@@ -48,6 +48,7 @@ class ProtocolCodecTest {
                 new SlaveRequest.PostRecv(99, 0, Protocol.ANY_SOURCE, Protocol.ANY_TAG),
                 new SlaveRequest.Cancel(4), new SlaveRequest.Probe(0, 1, 2, true),
                 new SlaveRequest.StartSplit(12, 17, Protocol.UNDEFINED_COLOR, -3), new SlaveRequest.QueryComm(Protocol.COMM_NODE_ID),
+                new SlaveRequest.FilePointer(-5L << 40, 1, PointerOp.ADD, 123), new SlaveRequest.FilePointer(9, 0, PointerOp.FREE, 0),
                 new SlaveRequest.StartGroupComm(13, new int[] {4, 0, 9}, 1, 77), new SlaveRequest.StartGroupComm(14, new int[] {2}, 0, -18),
                 new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
                 new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
@@ -100,7 +101,7 @@ class ProtocolCodecTest {
     void shouldRoundTripEveryReply() throws Exception {
         for (MasterReply r : List.of(new MasterReply.Go(), new MasterReply.CancelResult(true),
                 new MasterReply.ProbeResult(true, 4, 5, 1L << 40), MasterReply.ProbeResult.NONE,
-                new MasterReply.CommInfo(3, 1, 4, 2, 0, 2, 1, 0, -77L, 1L << 50))) {
+                new MasterReply.CommInfo(3, 1, 4, 2, 0, 2, 1, 0, -77L, 1L << 50), new MasterReply.PointerValue(-1L << 62))) {
             assertEquals(r, ProtocolCodec.decodeReply(frame(r)));
         }
         MasterReply.Deliveries d = (MasterReply.Deliveries) ProtocolCodec.decodeReply(frame(new MasterReply.Deliveries(List.of(

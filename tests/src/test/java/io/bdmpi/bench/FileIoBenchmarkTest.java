@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static io.bdmpi.bench.Report.column;
@@ -64,6 +65,9 @@ class FileIoBenchmarkTest {
                     List<List<Double>> times = bdmpi.computeIfAbsent(ranks, k -> List.of(new ArrayList<>(), new ArrayList<>()));
                     times.get(0).add(seconds(r, "WRITE"));
                     times.get(1).add(seconds(r, "READ"));
+                    System.out.printf(Locale.ROOT, "fileio round %d: dd write %.2f s read %.2f s; -ns %d write %.2f s read %.2f s%n",
+                            round, dd.get(0).get(round), dd.get(1).get(round), ranks, times.get(0).get(round),
+                            times.get(1).get(round));
                     if (!r.stdoutMatching(".*DROPPED .*").get(0).endsWith(dropped)) {
                         throw new AssertionError("dd and bdmpi dropped the page cache differently: " + r.stdout());
                     }

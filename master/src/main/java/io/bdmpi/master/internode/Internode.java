@@ -64,6 +64,12 @@ public final class Internode implements AutoCloseable {
          */
         void matchArrived(int senderWorldRank, long syncId);
 
+        /** A slave of {@code node} operates on a shared file pointer this master keeps. */
+        void pointerRequested(int node, MasterMessage.PointerRequest request);
+
+        /** The master that keeps a shared file pointer answers a slave of this node. */
+        void pointerAnswered(MasterMessage.PointerAnswer answer);
+
         /** The master of {@code node} says how its node stands (deadlock detection). */
         void peerState(int node, MasterMessage.NodeState state);
 
@@ -208,6 +214,16 @@ public final class Internode implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot send spill file " + spilled.fileName(), e);
         }
+    }
+
+    /** Sends a slave's shared file pointer operation to the master of {@code ownerNode}, which keeps it (scheduler thread). */
+    public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+        pump.send(ownerNode, Pump.CONTROL_TAG, request.encode(), null);
+    }
+
+    /** Answers a {@link MasterMessage.PointerRequest} of a slave of {@code node} (scheduler thread). */
+    public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+        pump.send(node, Pump.CONTROL_TAG, answer.encode(), null);
     }
 
     /** Tells every other master how this node stands (any thread). */
@@ -366,6 +382,10 @@ public final class Internode implements AutoCloseable {
                 sink.peerState(source, state);
             } else if (m instanceof MasterMessage.SendMatched matched) {
                 sink.matchArrived(matched.senderWorldRank(), matched.syncId());
+            } else if (m instanceof MasterMessage.PointerRequest request) {
+                sink.pointerRequested(source, request);
+            } else if (m instanceof MasterMessage.PointerAnswer answer) {
+                sink.pointerAnswered(answer);
             } else if (m instanceof MasterMessage.Forward f) {
                 // A message's bytes stay in memory up to this node's -im, as a slave's own would.
                 long follows = f.inline() ? 0 : f.dataBytes();

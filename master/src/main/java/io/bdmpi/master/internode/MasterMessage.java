@@ -1,5 +1,7 @@
 package io.bdmpi.master.internode;
 
+import io.bdmpi.protocol.PointerOp;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -14,6 +16,8 @@ public sealed interface MasterMessage {
     int STARTED = 3;
     int NODE_STATE = 4;
     int SEND_MATCHED = 5;
+    int POINTER_REQUEST = 16;
+    int POINTER_ANSWER = 17;
 
     /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
     ByteBuffer encode();
@@ -84,6 +88,36 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * A slave of the sender's node operates on a shared file pointer that the receiver keeps (MPI-IO;
+     * see {@link io.bdmpi.protocol.SlaveRequest.FilePointer}); the receiver answers with
+     * {@link PointerAnswer}.
+     *
+     * @param worldRank the slave that waits for the answer
+     */
+    record PointerRequest(long key, PointerOp op, long value, int worldRank) implements MasterMessage {
+        static final int BYTES = 4 + 8 + 1 + 8 + 4;
+
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(BYTES).putInt(POINTER_REQUEST).putLong(key).put(op.code).putLong(value)
+                    .putInt(worldRank).flip();
+        }
+    }
+
+    /**
+     * The value a shared file pointer had before the {@link PointerRequest} of {@code worldRank}, a
+     * slave of the receiver's node.
+     */
+    record PointerAnswer(int worldRank, long value) implements MasterMessage {
+        static final int BYTES = 4 + 4 + 8;
+
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(BYTES).putInt(POINTER_ANSWER).putInt(worldRank).putLong(value).flip();
+        }
+    }
+
+    /**
      * The sender's node's state, for deadlock detection over nodes.
      *
      * @param idle     no slave of it runs, is runnable or is starting
@@ -141,6 +175,16 @@ public sealed interface MasterMessage {
         }
         if (type == SEND_MATCHED && in.remaining() == SendMatched.BYTES - Integer.BYTES) {
             return new SendMatched(in.getInt(), in.getLong());
+        }
+        if (type == POINTER_REQUEST && in.remaining() == PointerRequest.BYTES - Integer.BYTES) {
+            long key = in.getLong();
+            PointerOp op = PointerOp.ofCode(in.get());
+            if (op != null) {
+                return new PointerRequest(key, op, in.getLong(), in.getInt());
+            }
+        }
+        if (type == POINTER_ANSWER && in.remaining() == PointerAnswer.BYTES - Integer.BYTES) {
+            return new PointerAnswer(in.getInt(), in.getLong());
         }
         if (type == STARTED && in.remaining() >= Started.HEADER_BYTES - Integer.BYTES) {
             return new Started(in.getInt(), in.getInt(), in.getInt(), in.getLong(), in.get() != 0, in.slice());

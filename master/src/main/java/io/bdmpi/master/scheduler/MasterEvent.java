@@ -1,6 +1,7 @@
 package io.bdmpi.master.scheduler;
 
 import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.MasterMessage;
 import io.bdmpi.master.memory.MemorySample;
 import io.bdmpi.master.observe.JobSnapshot;
 import io.bdmpi.master.observe.JobStats;
@@ -34,6 +35,14 @@ public sealed interface MasterEvent {
 
     /** A receive on another node matched the message of a synchronous send of a slave of this node (MPI pump). */
     record RemoteSendMatched(int senderWorldRank, long syncId) implements MasterEvent {
+    }
+
+    /** A slave of {@code node} operates on a shared file pointer that this master keeps (MPI pump). */
+    record RemotePointerRequest(int node, MasterMessage.PointerRequest request) implements MasterEvent {
+    }
+
+    /** The master that keeps a shared file pointer answered a slave of this node (MPI pump). */
+    record RemotePointerAnswer(MasterMessage.PointerAnswer answer) implements MasterEvent {
     }
 
     /** A slave of another node started a collective on a communicator with members here (MPI pump). */

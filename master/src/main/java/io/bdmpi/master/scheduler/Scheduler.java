@@ -7,6 +7,7 @@ import io.bdmpi.master.collective.Communicator;
 import io.bdmpi.master.collective.Communicators;
 import io.bdmpi.master.collective.SharedSpillFiles;
 import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.MasterMessage;
 import io.bdmpi.master.internode.Placement;
 import io.bdmpi.master.memory.MemorySample;
 import io.bdmpi.master.observe.JobSnapshot;
@@ -18,6 +19,7 @@ import io.bdmpi.master.slaveio.ProcessSignals;
 import io.bdmpi.master.slaveio.SlaveConnection;
 import io.bdmpi.master.store.MessageStore;
 import io.bdmpi.master.store.StoredMessage;
+import io.bdmpi.protocol.FilePointers;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.SlaveRequest;
@@ -65,6 +67,12 @@ public final class Scheduler {
 
         /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
         void announceState(NodesQuiescence.State state);
+
+        /** Sends a slave's shared file pointer operation to the master of {@code ownerNode}, which keeps the pointer. */
+        void pointerRequest(int ownerNode, MasterMessage.PointerRequest request);
+
+        /** Answers the shared file pointer operation of a slave of {@code node}. */
+        void pointerAnswer(int node, MasterMessage.PointerAnswer answer);
     }
 
     /**
@@ -92,6 +100,8 @@ public final class Scheduler {
     private final SlaveSession[] byWorldRank;
     private final int node;
     private final RemoteNodes remote;
+    /** The shared file pointers of files whose communicator's rank 0 is on this node (MPI-IO). */
+    private final FilePointers filePointers = new FilePointers();
     /** Deadlock detection over the nodes; null on one node. */
     private final NodesQuiescence quiescence;
     /** Most slaves RUNNING at once: -nr, or under -nr auto what the {@link #runningController} allows now. */
@@ -208,6 +218,12 @@ public final class Scheduler {
             sendMatched(m.senderWorldRank(), m.syncId());
         } else if (event instanceof MasterEvent.PeerState p) {
             quiescence.peer(p.node(), p.state(), clockNs.getAsLong());
+        } else if (event instanceof MasterEvent.RemotePointerRequest r) {
+            quiescence.received();
+            onRemotePointerRequest(r.node(), r.request());
+        } else if (event instanceof MasterEvent.RemotePointerAnswer a) {
+            quiescence.received();
+            onRemotePointerAnswer(a.answer());
         } else if (event instanceof MasterEvent.RemoteStarted r) {
             quiescence.received();
             if (outcome == null) {
@@ -408,6 +424,8 @@ public final class Scheduler {
             collectives.groupComm(s, group);
         } else if (request instanceof SlaveRequest.QueryComm query) {
             onQueryComm(s, query);
+        } else if (request instanceof SlaveRequest.FilePointer pointer) {
+            onFilePointer(s, pointer);
         } else if (request instanceof SlaveRequest.CriticalEnter) {
             onCriticalEnter(s, request);
         } else if (request instanceof SlaveRequest.CriticalExit) {
@@ -576,6 +594,42 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * A shared file pointer operation: done here when this node keeps the pointer; otherwise sent
+     * to the master that does, the slave parked until the answer is back.
+     */
+    private void onFilePointer(SlaveSession s, SlaveRequest.FilePointer f) {
+        if (f.ownerNode() == node) {
+            s.connection.send(new MasterReply.PointerValue(filePointers.apply(f.key(), f.op(), f.value())));
+            return;
+        }
+        if (quiescence == null) {
+            fail(1, "protocol error: rank " + s.worldRank + " asked node " + f.ownerNode() + " for a file pointer in a job of one node");
+            return;
+        }
+        s.pointerAnswer = null;
+        quiescence.sent(1);
+        remote.pointerRequest(f.ownerNode(), new MasterMessage.PointerRequest(f.key(), f.op(), f.value(), s.worldRank));
+        parkOrAnswer(s, f, true, SlaveState.RBLOCKED);
+    }
+
+    private void onRemotePointerRequest(int fromNode, MasterMessage.PointerRequest r) {
+        long before = filePointers.apply(r.key(), r.op(), r.value());
+        quiescence.sent(1);
+        remote.pointerAnswer(fromNode, new MasterMessage.PointerAnswer(r.worldRank(), before));
+    }
+
+    private void onRemotePointerAnswer(MasterMessage.PointerAnswer a) {
+        SlaveSession s = a.worldRank() >= 0 && a.worldRank() < byWorldRank.length ? byWorldRank[a.worldRank()] : null;
+        if (s == null || !(s.parkedOn instanceof SlaveRequest.FilePointer)) {
+            fail(1, "internal error: node " + node + " got a file pointer answer for rank " + a.worldRank()
+                    + ", which does not wait for one here");
+            return;
+        }
+        s.pointerAnswer = a.value();
+        wake(s);
+    }
+
     private void onCriticalEnter(SlaveSession s, SlaveRequest request) {
         if (criticalHolder == s || criticalWaiters.contains(s)) {
             fail(1, "rank " + s.worldRank + " entered the critical section twice");
@@ -659,6 +713,9 @@ public final class Scheduler {
         if (r instanceof SlaveRequest.CriticalEnter) {
             return criticalHolder == s;
         }
+        if (r instanceof SlaveRequest.FilePointer) {
+            return s.pointerAnswer != null;
+        }
         return true;
     }
 
@@ -673,6 +730,11 @@ public final class Scheduler {
         if (r instanceof SlaveRequest.Probe p) {
             StoredMessage m = s.mailbox.peek(p.commId(), p.source(), p.tag());
             return m == null ? MasterReply.ProbeResult.NONE : new MasterReply.ProbeResult(true, m.source(), m.tag(), m.length());
+        }
+        if (r instanceof SlaveRequest.FilePointer) {
+            MasterReply.PointerValue v = new MasterReply.PointerValue(s.pointerAnswer);
+            s.pointerAnswer = null;
+            return v;
         }
         return new MasterReply.Go();
     }
@@ -961,6 +1023,9 @@ public final class Scheduler {
         }
         if (r instanceof SlaveRequest.CriticalEnter) {
             return "BDMPI critical section enter";
+        }
+        if (r instanceof SlaveRequest.FilePointer f) {
+            return "MPI-IO shared file pointer (kept by node " + f.ownerNode() + ")";
         }
         if (r instanceof SlaveRequest.Probe p) {
             return "MPI_Probe(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + commName(p.commId()) + ")";

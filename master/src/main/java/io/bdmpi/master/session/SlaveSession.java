@@ -45,6 +45,8 @@ public final class SlaveSession {
     public SlaveConnection connection;
     /** The request a blocked or runnable slave waits to have answered; null means a plain go. */
     public SlaveRequest parkedOn;
+    /** The answer another node's master gave to this slave's shared file pointer request; null while none. */
+    public Long pointerAnswer;
     /** The last request this slave made, for crash reports. */
     public SlaveRequest lastRequest;
     public int exitCode = -1;

@@ -25,4 +25,12 @@ class MasterMessageTest {
         MasterMessage.SendMatched m = new MasterMessage.SendMatched(9, 1L << 35);
         assertEquals(m, MasterMessage.decode(m.encode()));
     }
+
+    @Test
+    void shouldRoundTripASharedFilePointerRequestAndItsAnswer() {
+        MasterMessage.PointerRequest r = new MasterMessage.PointerRequest(-1L << 60, io.bdmpi.protocol.PointerOp.SET, 1L << 41, 6);
+        assertEquals(r, MasterMessage.decode(r.encode()));
+        MasterMessage.PointerAnswer a = new MasterMessage.PointerAnswer(6, 1L << 42);
+        assertEquals(a, MasterMessage.decode(a.encode()));
+    }
 }

@@ -4,6 +4,7 @@ import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.MasterMessage;
 import io.bdmpi.master.internode.Placement;
 import io.bdmpi.master.memory.MemorySample;
 import io.bdmpi.master.observe.JobSnapshot;
@@ -16,6 +17,7 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.PointerOp;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.SlaveRequest;
@@ -175,6 +177,15 @@ class SchedulerTest {
 
             @Override
             public void announceState(NodesQuiescence.State state) {
+            }
+            @Override
+            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+                throw new AssertionError("no file pointer in this test");
+            }
+
+            @Override
+            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+                throw new AssertionError("no file pointer in this test");
             }
         };
         startOneOfTwoNodes(1, remote);
@@ -977,6 +988,15 @@ class SchedulerTest {
             public void announceState(NodesQuiescence.State state) {
                 states.add(state);
             }
+            @Override
+            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+                throw new AssertionError("no file pointer in this test");
+            }
+
+            @Override
+            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+                throw new AssertionError("no file pointer in this test");
+            }
         };
         startOneOfTwoNodes(0, remote);
 
@@ -996,6 +1016,73 @@ class SchedulerTest {
         NodesQuiescence.State last = states.get(states.size() - 1);
         assertEquals(List.of(2L, 2L), List.of(last.sent(), last.received()),
                 "a forward and a match each way count as traffic for the deadlock detection");
+        assertNull(outcome);
+    }
+
+    /**
+     * Two nodes, one rank each: a rank whose file's pointer another node keeps waits parked for that
+     * master's answer; the keeping master does every node's operations on one number, in order.
+     */
+    @Test
+    void aSharedFilePointerIsKeptByItsOwnerNodeAndMovedByEveryNode() {
+        List<Object[]> requests = new ArrayList<>();
+        List<Object[]> answers = new ArrayList<>();
+        List<NodesQuiescence.State> states = new ArrayList<>();
+        Scheduler.RemoteNodes remote = new Scheduler.RemoteNodes() {
+            @Override
+            public void forward(Internode.Arrival arrival) {
+                throw new AssertionError("no point-to-point traffic in this test");
+            }
+
+            @Override
+            public void sendMatched(int senderWorldRank, long syncId) {
+                throw new AssertionError("no point-to-point traffic in this test");
+            }
+
+            @Override
+            public void shipStart(int[] nodes, Internode.RemoteStart start) {
+            }
+
+            @Override
+            public void announceState(NodesQuiescence.State state) {
+                states.add(state);
+            }
+
+            @Override
+            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+                requests.add(new Object[] {ownerNode, request});
+            }
+
+            @Override
+            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+                answers.add(new Object[] {node, answer});
+            }
+        };
+        startOneOfTwoNodes(1, remote);
+
+        request(0, new SlaveRequest.FilePointer(77, 1, PointerOp.ADD, 5));
+        assertEquals(0, assertInstanceOf(MasterReply.PointerValue.class, conns[0].take()).value(), "kept here: answered at once");
+        scheduler.onEvent(new MasterEvent.RemotePointerRequest(0, new MasterMessage.PointerRequest(77, PointerOp.ADD, 3, 0)));
+        assertEquals(1, answers.size());
+        assertEquals(0, answers.get(0)[0], "the answer goes back to the asking node");
+        assertEquals(new MasterMessage.PointerAnswer(0, 5), answers.get(0)[1]);
+        request(0, new SlaveRequest.FilePointer(77, 1, PointerOp.FREE, 0));
+        assertEquals(8, assertInstanceOf(MasterReply.PointerValue.class, conns[0].take()).value(),
+                "both nodes' additions landed on one pointer");
+
+        request(0, new SlaveRequest.FilePointer(99, 0, PointerOp.ADD, 4));
+        batchEnd();
+        assertEquals(1, requests.size());
+        assertEquals(0, requests.get(0)[0], "node 0 keeps pointer 99");
+        assertEquals(new MasterMessage.PointerRequest(99, PointerOp.ADD, 4, 1), requests.get(0)[1]);
+        assertEquals(SlaveState.RBLOCKED, slaves[0].state, "the rank waits parked for the answer");
+        assertTrue(conns[0].replies.isEmpty());
+        scheduler.onEvent(new MasterEvent.RemotePointerAnswer(new MasterMessage.PointerAnswer(1, 40)));
+        batchEnd();
+        assertEquals(40, assertInstanceOf(MasterReply.PointerValue.class, conns[0].take()).value());
+        NodesQuiescence.State last = states.get(states.size() - 1);
+        assertEquals(List.of(2L, 2L), List.of(last.sent(), last.received()),
+                "requests and answers each way count as traffic for the deadlock detection");
         assertNull(outcome);
     }
 }

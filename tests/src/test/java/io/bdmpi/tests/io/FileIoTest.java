@@ -30,7 +30,7 @@ class FileIoTest {
     @CsvSource({"1,1,1", "1,4,1", "1,4,3", "2,2,1", "2,3,2"})
     void everyRankDoesItsOwnIo(int nodes, int perNode, int running) throws IOException {
         JobRunner job = JobRunner.job(FileIo.class).nodes(nodes).ranks(perNode).running(running)
-                .args(dir.toString(), nodes > 1);
+                .args(dir.toString());
         if (nodes > 1) {
             job.mpi(MpiAbi.MPICH);
         }

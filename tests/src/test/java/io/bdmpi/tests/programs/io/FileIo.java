@@ -17,8 +17,10 @@ import java.util.Arrays;
  *       half with {@code writeAtAll} and half with the individual pointer, then read back with a
  *       contiguous view ({@code readAtAll}) and a cyclic one ({@code readAll});</li>
  *   <li>{@code writeOrdered}: rank r writes r+1 ints, in rank order; {@code readOrdered} reads them
- *       back; {@code writeShared} / {@code readShared} of 3-int blocks (each block once, whole) when
- *       the file's ranks are on one node, else {@code MPI.ERR_UNSUPPORTED_OPERATION};</li>
+ *       back; {@code writeShared} and {@code iWriteShared} of 3-int blocks by every rank (each block
+ *       whole, each rank's twice), read back by {@code readShared} and {@code iReadShared} (each
+ *       block once), whichever nodes the ranks are on; {@code MODE_APPEND} starts the shared
+ *       pointer at the end, where a split {@code writeOrdered} appends in rank order;</li>
  *   <li>{@code iWriteAt} of 4 direct buffers completed by {@code Request.waitAll}, read back by
  *       another rank with {@code iReadAt};</li>
  *   <li>errors: a missing file is {@code ERR_NO_SUCH_FILE}, {@code MODE_EXCL} on an existing one
@@ -28,7 +30,7 @@ import java.util.Arrays;
  * It leaves exactly {@code strided}, {@code ordered}, {@code shared} and {@code nonblocking} in
  * the directory.
  *
- * <p>Usage: {@code FileIo DIR MULTINODE} (MULTINODE: "true" when the job has several nodes).
+ * <p>Usage: {@code FileIo DIR}.
  */
 public final class FileIo {
 
@@ -41,12 +43,11 @@ public final class FileIo {
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         String dir = args[0];
-        boolean multiNode = Boolean.parseBoolean(args[1]);
         Comm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         int size = world.getSize();
         strided(dir + "/strided", rank, size);
-        orderedAndShared(dir, rank, size, multiNode);
+        orderedAndShared(dir, rank, size);
         nonblocking(dir + "/nonblocking", rank, size);
         errors(dir, rank);
         System.out.println("FileIo rank " + rank + " OK");
@@ -92,7 +93,7 @@ public final class FileIo {
         g.close();
     }
 
-    private static void orderedAndShared(String dir, int rank, int size, boolean multiNode) throws MPIException {
+    private static void orderedAndShared(String dir, int rank, int size) throws MPIException {
         File f = new File(MPI.COMM_WORLD, dir + "/ordered", MPI.MODE_RDWR | MPI.MODE_CREATE);
         f.setView(0, MPI.INT, MPI.INT, "native");
         int[] mine = new int[rank + 1];
@@ -115,38 +116,47 @@ public final class FileIo {
         f.close();
 
         File s = new File(MPI.COMM_WORLD, dir + "/shared", MPI.MODE_RDWR | MPI.MODE_CREATE);
-        if (multiNode) {
-            try {
-                s.writeShared(new int[] {rank}, 1, MPI.INT);
-                throw new AssertionError("writeShared across nodes was not refused");
-            } catch (MPIException e) {
-                equal(MPI.ERR_UNSUPPORTED_OPERATION, e.getErrorClass(), "writeShared across nodes: " + e.getMessage());
-            }
-            s.close();
-            return;
-        }
         s.writeShared(new int[] {rank, rank, rank}, 3, MPI.INT);
+        IntBuffer second = MPI.newIntBuffer(3);
+        second.put(0, rank).put(1, rank).put(2, rank);
+        Request.waitAll(new Request[] {s.iWriteShared(second, 3, MPI.INT)});
         s.sync();
-        int[] blocks = new int[3 * size];
+        equal(24L * size, s.getPositionShared(), "shared pointer (bytes) after every rank's two blocks");
+        int[] blocks = new int[6 * size];
         s.readAtAll(0, blocks, blocks.length, MPI.INT);
-        boolean[] seen = new boolean[size];
-        for (int b = 0; b < size; b++) {
+        int[] seen = new int[size];
+        for (int b = 0; b < 2 * size; b++) {
             int v = blocks[3 * b];
-            that(v >= 0 && v < size && !seen[v] && blocks[3 * b + 1] == v && blocks[3 * b + 2] == v,
+            that(v >= 0 && v < size && blocks[3 * b + 1] == v && blocks[3 * b + 2] == v,
                     "writeShared: block " + b + " of " + Arrays.toString(blocks));
-            seen[v] = true;
+            seen[v]++;
+        }
+        for (int r = 0; r < size; r++) {
+            equal(2, seen[r], "writeShared and iWriteShared: blocks of rank " + r + " in " + Arrays.toString(blocks));
         }
         s.seekShared(0, MPI.SEEK_SET);
         int[] got = new int[3];
         s.readShared(got, 3, MPI.INT);
+        IntBuffer more = MPI.newIntBuffer(3);
+        Request.waitAll(new Request[] {s.iReadShared(more, 3, MPI.INT)});
         that(got[0] == got[1] && got[1] == got[2], "readShared got a whole block: " + Arrays.toString(got));
-        int[] gathered = new int[size];
-        MPI.COMM_WORLD.allGather(new int[] {got[0]}, 1, MPI.INT, gathered, 1, MPI.INT);
+        that(more.get(0) == more.get(1) && more.get(1) == more.get(2), "iReadShared got a whole block");
+        int[] gathered = new int[2 * size];
+        MPI.COMM_WORLD.allGather(new int[] {got[0], more.get(0)}, 2, MPI.INT, gathered, 2, MPI.INT);
         Arrays.sort(gathered);
-        for (int r = 0; r < size; r++) {
-            equal(r, gathered[r], "readShared: every block read once");
+        Arrays.sort(blocks);
+        for (int b = 0; b < 2 * size; b++) {
+            equal(blocks[3 * b], gathered[b], "readShared and iReadShared: every block read once");
         }
+        equal(24L * size, s.getPositionShared(), "shared pointer (bytes) after the shared reads");
         s.close();
+
+        File a = new File(MPI.COMM_WORLD, dir + "/ordered", MPI.MODE_WRONLY | MPI.MODE_APPEND);
+        equal(total * 4, a.getPositionShared(), "MODE_APPEND puts the shared pointer at the end");
+        a.writeOrderedBegin(new int[] {-rank}, 1, MPI.INT);
+        a.writeOrderedEnd(null);
+        equal((total + size) * 4, a.getSize(), "writeOrdered appended one int per rank");
+        a.close();
     }
 
     private static void nonblocking(String path, int rank, int size) throws MPIException {
