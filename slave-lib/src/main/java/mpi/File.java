@@ -76,7 +76,8 @@ public final class File {
      * @param comm     an intracommunicator; every member passes the same name and mode
      * @param filename the file's path
      * @param amode    {@code MPI.MODE_*} flags combined with {@code |}
-     * @throws MPIException ERR_AMODE for a bad mode; ERR_NO_SUCH_FILE, ERR_FILE_EXISTS, ERR_ACCESS,
+     * @throws MPIException ERR_NOT_SAME when the ranks pass different modes or names; ERR_AMODE for
+     *                      a bad mode; ERR_BAD_FILE for no or an invalid name; ERR_NO_SUCH_FILE, ERR_FILE_EXISTS, ERR_ACCESS,
      *                      ERR_READ_ONLY, ERR_BAD_FILE, ERR_FILE (on a communicator over several
      *                      nodes, a path that is not the same file on every node: missing there, or
      *                      of another inode or size) or ERR_IO when the file cannot be opened; the
@@ -115,19 +116,47 @@ public final class File {
         if (user.isInter()) {
             throw MPIException.of(MPI.ERR_COMM, call + ": an intercommunicator cannot open a file");
         }
-        checkAmode(call, amode);
-        if (filename == null || filename.isEmpty()) {
-            throw MPIException.of(MPI.ERR_BAD_FILE, call + ": no file name");
-        }
-        Path path = Path.of(filename);
         SlaveEnvironment env = Session.runtime().environment();
         Comm comm = user.dup();
         comm.setErrhandler(MPI.ERRORS_RETURN);
         try {
-            return agree(call, comm, env, path, amode);
+            // Checked together first, so that a rank that is wrong alone cannot leave the others waiting.
+            checkSame(call, comm, new long[] {amode, filename == null ? 0 : filename.hashCode()}, "access modes or file names");
+            checkAmode(call, amode);
+            return agree(call, comm, env, path(call, filename), amode);
         } catch (MPIException e) {
             comm.free();
             throw e;
+        }
+    }
+
+    private static Path path(String call, String filename) throws MPIException {
+        if (filename == null || filename.isEmpty()) {
+            throw MPIException.of(MPI.ERR_BAD_FILE, call + ": no file name");
+        }
+        try {
+            return Path.of(filename);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw MPIException.of(MPI.ERR_BAD_FILE, call + ": invalid file name: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Collective over {@code comm}: {@code MPI.ERR_NOT_SAME} on every rank unless every rank passed
+     * the same {@code values}.
+     */
+    private static void checkSame(String call, Comm comm, long[] values, String what) throws MPIException {
+        long[] bounds = new long[2 * values.length];
+        for (int i = 0; i < values.length; i++) {
+            bounds[2 * i] = values[i];
+            bounds[2 * i + 1] = -values[i];
+        }
+        comm.allReduce(bounds, bounds.length, MPI.LONG, MPI.MIN);
+        for (int i = 0; i < values.length; i++) {
+            if (bounds[2 * i] != -bounds[2 * i + 1]) {
+                throw MPIException.of(MPI.ERR_NOT_SAME, call + ": the ranks passed different " + what
+                        + " (every rank of the communicator must pass the same)");
+            }
         }
     }
 
@@ -821,12 +850,14 @@ public final class File {
      *
      * @param offset etypes
      * @param whence {@code MPI.SEEK_SET}, {@code SEEK_CUR} or {@code SEEK_END}
-     * @throws MPIException ERR_ARG for a bad whence or a negative result
+     * @throws MPIException ERR_ARG for a bad whence or a negative result; ERR_NOT_SAME when the ranks
+     *                      pass different values
      */
     public void seekShared(long offset, int whence) throws MPIException {
         String call = "MPI_File_seek_shared";
         try {
             checkOpen(call);
+            checkSame(call, comm, new long[] {offset, whence}, "offsets or whences");
             seekTarget(call, 0, Math.max(0, offset), whence);
             MPIException[] failure = {null};
             shared.setAll(call, comm, rank, current -> {

@@ -27,7 +27,8 @@
  * <ul>
  *   <li><b>bdmpi-scheduler</b>, the one handler of the LMAX Disruptor ring: owns all master state,
  *       without locks: the slaves' {@code SlaveSession}s (states, mailboxes, accounts), the
- *       communicators and collectives in progress, the shared spill files, the message store, the
+ *       communicators and collectives in progress, the shared spill files, the MPI-IO shared file
+ *       pointers its node keeps, the message store, the
  *       checkpoints, {@code -nr auto}'s {@code RunningController}, the deadlock detection over nodes
  *       and the timeline's recording. It writes the replies on the slaves' sockets itself. Every
  *       other thread talks to it only by publishing a {@code MasterEvent} to the ring.</li>
@@ -39,8 +40,8 @@
  *       ({@code ProcessExited}, and before it an OOM kill's {@code StopRequested}).</li>
  *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
  *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
- *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code SpillShipped}, {@code PeerState},
- *       {@code PeerFailed}) through {@code InternodeLink}. The scheduler thread hands it sends
+ *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},
+ *       {@code RemotePointerAnswer}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}) through {@code InternodeLink}. The scheduler thread hands it sends
  *       through queues; <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
  *   <li><b>bdmpi-ticker</b> (several nodes, or a {@code --quantum}): a {@code Tick} every
  *       {@code TICK_MS}, on which the scheduler stops the slaves that ran past the quantum.</li>

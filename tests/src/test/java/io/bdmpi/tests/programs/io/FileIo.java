@@ -24,8 +24,11 @@ import java.util.Arrays;
  *   <li>{@code iWriteAt} of 4 direct buffers completed by {@code Request.waitAll}, read back by
  *       another rank with {@code iReadAt};</li>
  *   <li>errors: a missing file is {@code ERR_NO_SUCH_FILE}, {@code MODE_EXCL} on an existing one
- *       {@code ERR_FILE_EXISTS}, a bad mode {@code ERR_AMODE}; a {@code MODE_DELETE_ON_CLOSE}
- *       file is gone after close.</li>
+ *       {@code ERR_FILE_EXISTS}, a bad mode {@code ERR_AMODE}, a name with a NUL
+ *       {@code ERR_BAD_FILE}, modes that differ between ranks and {@code seekShared} offsets that
+ *       differ {@code ERR_NOT_SAME}; a {@code MODE_SEQUENTIAL} file refuses explicit offsets and
+ *       seeks ({@code ERR_UNSUPPORTED_OPERATION}) and takes {@code DISPLACEMENT_CURRENT}; a
+ *       {@code MODE_DELETE_ON_CLOSE} file is gone after close.</li>
  * </ol>
  * It leaves exactly {@code strided}, {@code ordered}, {@code shared} and {@code nonblocking} in
  * the directory.
@@ -193,6 +196,26 @@ public final class FileIo {
         expectError(MPI.ERR_FILE_EXISTS,
                 () -> new File(MPI.COMM_WORLD, dir + "/ordered", MPI.MODE_WRONLY | MPI.MODE_CREATE | MPI.MODE_EXCL));
         expectError(MPI.ERR_AMODE, () -> new File(MPI.COMM_WORLD, dir + "/x", MPI.MODE_RDONLY | MPI.MODE_CREATE));
+        expectError(MPI.ERR_AMODE, () -> new File(MPI.COMM_WORLD, dir + "/x", MPI.MODE_RDWR | MPI.MODE_SEQUENTIAL));
+        expectError(MPI.ERR_BAD_FILE, () -> new File(MPI.COMM_WORLD, dir + "/x\0y", MPI.MODE_RDONLY));
+        boolean several = MPI.COMM_WORLD.getSize() > 1;
+        if (several) {
+            expectError(MPI.ERR_NOT_SAME,
+                    () -> new File(MPI.COMM_WORLD, dir + "/ordered", rank == 0 ? MPI.MODE_RDONLY : MPI.MODE_RDWR));
+        }
+        File seq = new File(MPI.COMM_WORLD, dir + "/sequential",
+                MPI.MODE_WRONLY | MPI.MODE_CREATE | MPI.MODE_SEQUENTIAL | MPI.MODE_DELETE_ON_CLOSE);
+        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> seq.writeAt(0, new int[] {rank}, 1, MPI.INT));
+        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> seq.seek(0, MPI.SEEK_SET));
+        expectError(MPI.ERR_ACCESS, () -> seq.readShared(new int[1], 1, MPI.INT));
+        seq.writeOrdered(new int[] {rank}, 1, MPI.INT);
+        if (several) {
+            expectError(MPI.ERR_NOT_SAME, () -> seq.seekShared(rank, MPI.SEEK_SET));
+        }
+        seq.setView(MPI.DISPLACEMENT_CURRENT, MPI.INT, MPI.INT, "native");
+        equal(4L * MPI.COMM_WORLD.getSize(), seq.getView().getDisp(), "DISPLACEMENT_CURRENT is the shared pointer's byte");
+        seq.writeShared(new int[] {rank}, 1, MPI.INT);
+        seq.close();
         File t = new File(MPI.COMM_WORLD, dir + "/scratch",
                 MPI.MODE_RDWR | MPI.MODE_CREATE | MPI.MODE_DELETE_ON_CLOSE);
         t.writeAt(4L * rank, new int[] {rank}, 1, MPI.INT);
