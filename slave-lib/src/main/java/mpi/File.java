@@ -28,9 +28,9 @@ import java.util.Map;
  * <p>A view (see {@link #setView}) maps offsets in etypes onto the file's bytes; the individual
  * file pointer belongs to this object. The shared file pointer is kept by the master of the node
  * of the communicator's rank 0 (see {@link SharedPointer}), for ranks on any node. A file opened by
- * ranks on several nodes must be the same file on every node (see the constructor). The nonblocking calls do
- * their I/O before they return a completed request; a split collective's Begin does the whole
- * collective and its End returns the Status.
+ * ranks on several nodes must be the same file on every node (see the constructor). The
+ * nonblocking calls do their I/O before they return a completed request; a split collective's
+ * Begin does the whole collective and its End returns the Status.
  */
 public final class File {
 
@@ -77,8 +77,8 @@ public final class File {
      * @param filename the file's path
      * @param amode    {@code MPI.MODE_*} flags combined with {@code |}
      * @throws MPIException ERR_NOT_SAME when the ranks pass different modes or names; ERR_AMODE for
-     *                      a bad mode; ERR_BAD_FILE for no or an invalid name; ERR_NO_SUCH_FILE, ERR_FILE_EXISTS, ERR_ACCESS,
-     *                      ERR_READ_ONLY, ERR_BAD_FILE, ERR_FILE (on a communicator over several
+     *                      a bad mode; ERR_BAD_FILE for no name, an invalid one or a directory;
+     *                      ERR_NO_SUCH_FILE, ERR_FILE_EXISTS, ERR_ACCESS, ERR_READ_ONLY, ERR_FILE (on a communicator over several
      *                      nodes, a path that is not the same file on every node: missing there, or
      *                      of another inode or size) or ERR_IO when the file cannot be opened; the
      *                      same error on every rank
