@@ -220,10 +220,14 @@ public final class Scheduler {
             quiescence.peer(p.node(), p.state(), clockNs.getAsLong());
         } else if (event instanceof MasterEvent.RemotePointerRequest r) {
             quiescence.received();
-            onRemotePointerRequest(r.node(), r.request());
+            if (outcome == null) {
+                onRemotePointerRequest(r.node(), r.request());
+            }
         } else if (event instanceof MasterEvent.RemotePointerAnswer a) {
             quiescence.received();
-            onRemotePointerAnswer(a.answer());
+            if (outcome == null) {
+                onRemotePointerAnswer(a.answer());
+            }
         } else if (event instanceof MasterEvent.RemoteStarted r) {
             quiescence.received();
             if (outcome == null) {
