@@ -18,12 +18,12 @@ import static io.bdmpi.bench.Report.column;
 
 /**
  * Parallel write and read bandwidth of {@code writeAtAll}/{@code readAtAll} ({@link FileBandwidth})
- * on a file 4x the job's {@code --memory-limit}, against {@code dd} writing (with {@code conv=fsync})
- * and reading the same size on the same disk: as one stream, and as one stream per rank (each its
- * share, all at once), the same I/O pattern as the job's. Before each read the file is synced and
- * the page cache dropped ({@link PageCache}), for dd as for bdmpi. Each figure is the median of
- * {@code repeats} rounds, dd's and bdmpi's interleaved within a round so that a slow spell of the
- * shared disk hits both.
+ * on a file 4x the job's {@code --memory-limit}, against {@code dd} writing (then one fsync of the
+ * file, {@code sync FILE}) and reading the same size on the same disk: as one stream, and as one
+ * stream per rank (each its share, all at once), the same I/O pattern as the job's. Before each
+ * read the file is synced and the page cache dropped ({@link PageCache}), for dd as for bdmpi.
+ * Each figure is the median of {@code repeats} rounds, dd's and bdmpi's interleaved within a
+ * round so that a slow spell of the shared disk hits both.
  *
  * <p>Properties: {@code bench.fileio.limitMiB} (512), {@code .chunkMiB} (8), {@code .ranks}
  * ("2,4"; -nr 2), {@code .repeats} (3).
@@ -107,7 +107,8 @@ class FileIoBenchmarkTest {
                     writeRatio, readRatio, TARGET.toString(), TARGET.metBy(Math.min(writeRatio, readRatio)), t.spread());
         });
         report.note("Each rank writes and reads its contiguous share in " + chunkMiB + " MiB writeAtAll/readAtAll calls"
-                        + " from a direct ByteBuffer; the write time includes File.sync (dd: conv=fsync). Before each read"
+                        + " from a direct ByteBuffer; the write time includes File.sync (dd: one sync FILE once every stream has"
+                        + " written). Before each read"
                         + " the file is synced and the page cache dropped (as root: drop_caches, else dd iflag=nocache),"
                         + " for dd as for bdmpi. Median of " + repeats + " rounds, dd and bdmpi interleaved.")
                 .note("Target: bdmpi bandwidth " + TARGET + " that of dd with one stream per rank (each its share, all at"
@@ -117,9 +118,11 @@ class FileIoBenchmarkTest {
     }
 
     /**
-     * Adds the seconds {@code streams} dd processes take, all at once, to write (fsync included)
-     * and to read back {@code mib} MiB, each its own contiguous share; says how the page cache was
-     * dropped.
+     * Adds the seconds {@code streams} dd processes take, all at once, to write {@code mib} MiB,
+     * each its own contiguous share, followed by one fsync of the file ({@code sync FILE}), and to
+     * read it back; says how the page cache was dropped. Not {@code conv=fsync} on each: an fsync
+     * flushes the whole file, so the first stream's would wait for the others' writes still under
+     * way (measured: 4 streams took 3x as long as 2) where the job syncs once all ranks have written.
      */
     private String dd(Path file, int mib, int streams, Times times) throws IOException, InterruptedException {
         int blocks = mib / chunkMiB / streams;
@@ -127,11 +130,12 @@ class FileIoBenchmarkTest {
         List<List<String>> reads = new ArrayList<>();
         for (int s = 0; s < streams; s++) {
             writes.add(List.of("dd", "if=/dev/zero", "of=" + file, "bs=" + chunkMiB + "M", "count=" + blocks,
-                    "seek=" + (long) s * blocks, "conv=notrunc,fsync", "status=none"));
+                    "seek=" + (long) s * blocks, "conv=notrunc", "status=none"));
             reads.add(List.of("dd", "if=" + file, "of=/dev/null", "bs=" + chunkMiB + "M", "count=" + blocks,
                     "skip=" + (long) s * blocks, "status=none"));
         }
-        times.write().add(runAll(writes));
+        double written = runAll(writes);
+        times.write().add(written + runAll(List.of(List.of("sync", file.toString()))));
         String dropped = PageCache.drop(file);
         times.read().add(runAll(reads));
         runAll(List.of(List.of("rm", "-f", file.toString())));
