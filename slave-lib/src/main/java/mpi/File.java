@@ -73,10 +73,10 @@ public final class File {
     /**
      * Opens a file, collectively over {@code comm} (MPI_File_open).
      *
-     * @param comm     an intracommunicator; every member passes the same name and mode
+     * @param comm     an intracommunicator; every member passes the same mode and a name of the same file
      * @param filename the file's path
      * @param amode    {@code MPI.MODE_*} flags combined with {@code |}
-     * @throws MPIException ERR_NOT_SAME when the ranks pass different modes or names; ERR_AMODE for
+     * @throws MPIException ERR_NOT_SAME when the ranks pass different modes; ERR_AMODE for
      *                      a bad mode; ERR_BAD_FILE for no name, an invalid one or a directory;
      *                      ERR_NO_SUCH_FILE, ERR_FILE_EXISTS, ERR_ACCESS, ERR_READ_ONLY, ERR_FILE (on a communicator over several
      *                      nodes, a path that is not the same file on every node: missing there, or
@@ -90,7 +90,7 @@ public final class File {
     /**
      * Opens a file, collectively over {@code comm} (MPI_File_open), with hints.
      *
-     * @param comm     an intracommunicator; every member passes the same name and mode
+     * @param comm     an intracommunicator; every member passes the same mode and a name of the same file
      * @param filename the file's path
      * @param amode    {@code MPI.MODE_*} flags combined with {@code |}
      * @param info     hints, kept for {@link #getInfo()}
@@ -121,7 +121,8 @@ public final class File {
         comm.setErrhandler(MPI.ERRORS_RETURN);
         try {
             // Checked together first, so that a rank that is wrong alone cannot leave the others waiting.
-            checkSame(call, comm, new long[] {amode, filename == null ? 0 : filename.hashCode()}, "access modes or file names");
+            // Not the names: MPI lets each rank name the same file its own way (another mount point).
+            checkSame(call, comm, new long[] {amode}, "access modes");
             checkAmode(call, amode);
             return agree(call, comm, env, path(call, filename), amode);
         } catch (MPIException e) {
@@ -599,7 +600,14 @@ public final class File {
             }
             long start = disp;
             if (disp == MPI.DISPLACEMENT_CURRENT && (amode & MPI.MODE_SEQUENTIAL) != 0) {
-                start = map.fileByte(shared.get(call) * map.etypeSize);
+                // Where the pointer is once every rank's shared accesses before this call are done.
+                long[] at = {0};
+                comm.barrier();
+                if (rank == 0) {
+                    at[0] = map.fileByte(shared.get(call) * map.etypeSize);
+                }
+                comm.bcast(at, 1, MPI.LONG, 0);
+                start = at[0];
             } else if (disp < 0) {
                 throw MPIException.of(MPI.ERR_ARG, call + ": invalid displacement " + disp);
             }

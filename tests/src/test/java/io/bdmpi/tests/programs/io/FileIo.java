@@ -208,7 +208,7 @@ public final class FileIo {
         expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> seq.writeAt(0, new int[] {rank}, 1, MPI.INT));
         expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> seq.seek(0, MPI.SEEK_SET));
         expectError(MPI.ERR_ACCESS, () -> seq.readShared(new int[1], 1, MPI.INT));
-        seq.writeOrdered(new int[] {rank}, 1, MPI.INT);
+        seq.writeShared(new int[] {rank}, 1, MPI.INT);
         if (several) {
             expectError(MPI.ERR_NOT_SAME, () -> seq.seekShared(rank, MPI.SEEK_SET));
         }
