@@ -16,6 +16,8 @@ public enum MessageType {
     CRITICAL_ENTER(13),
     CRITICAL_EXIT(14),
     START_GROUP_COMM(15),
+    WIN_LOCK(16),
+    WIN_UNLOCK(17),
 
     GO(101),
     DELIVERIES(102),

@@ -50,6 +50,7 @@ class ProtocolCodecTest {
                 new SlaveRequest.StartSplit(12, 17, Protocol.UNDEFINED_COLOR, -3), new SlaveRequest.QueryComm(Protocol.COMM_NODE_ID),
                 new SlaveRequest.StartGroupComm(13, new int[] {4, 0, 9}, 1, 77), new SlaveRequest.StartGroupComm(14, new int[] {2}, 0, -18),
                 new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
+                new SlaveRequest.WinLock(9, 3, true), new SlaveRequest.WinLock(9, 0, false), new SlaveRequest.WinUnlock(9, 3),
                 new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
         for (SlaveRequest r : all) {
             SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));

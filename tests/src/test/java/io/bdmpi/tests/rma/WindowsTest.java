@@ -1,0 +1,33 @@
+package io.bdmpi.tests.rma;
+
+import io.bdmpi.master.internode.MpiAbi;
+import io.bdmpi.tests.programs.rma.Windows;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * One-sided communication by every rank ({@link Windows}): a counter of fetchAndOp tickets under
+ * locks, a lock passed on by a parked rank, halo exchanges with put and fence (over a plain buffer
+ * and over an off-heap array), post/start/complete/wait, exact sums of racing getAccumulates,
+ * every predefined operator, compareAndSwap, request-based calls, a shared window read through
+ * sharedQuery, and error classes. One and several slaves running; on two nodes a window over
+ * COMM_WORLD is refused and the rest runs over each node's ranks. The harness checks that the
+ * job's work directory, and with it every window file, is gone afterwards.
+ */
+class WindowsTest {
+
+    @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}")
+    @CsvSource({"1,1,1", "1,4,1", "1,4,3", "1,5,2", "2,3,1"})
+    void everyRankUsesWindows(int nodes, int perNode, int running) {
+        JobRunner job = JobRunner.job(Windows.class).nodes(nodes).ranks(perNode).running(running).args(nodes > 1);
+        if (nodes > 1) {
+            job.mpi(MpiAbi.MPICH);
+        }
+        JobResult r = job.run();
+        Expect.successfulRun(r, nodes, perNode, running);
+        Expect.okFromEveryRank(r, "Windows", nodes * perNode);
+    }
+}
