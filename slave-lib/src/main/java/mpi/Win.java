@@ -44,12 +44,13 @@ import java.util.Map;
  *
  * <p><b>Windows over the program's buffer.</b> A window created over any other direct buffer
  * follows MPI's separate memory model: the buffer is the private copy and the mapping the public
- * one. The buffer is copied in at creation and at every synchronization of this rank that opens
- * its window to others ({@code fence}, {@code post}, {@code sync}, {@code lock} and
- * {@code unlock} of its own rank), unless others updated the public copy since the last one: then
- * the public copy is copied back into the buffer instead (at {@code fence}, {@code waitFor},
- * {@code test}, {@code sync}, self {@code unlock}). As MPI requires for this model, the program
- * does not store into the buffer during an epoch in which others update it.
+ * one. Others' updates of the public copy are copied into the buffer at this rank's next
+ * synchronization ({@code fence}, {@code waitFor}, {@code test}, {@code sync}, {@code lock},
+ * {@code unlock}, {@code lockAll} or {@code unlockAll}); the buffer is copied into the public copy
+ * at creation and at the synchronizations after which no other rank is accessing it
+ * ({@code fence}, {@code post}, {@code sync}, and {@code unlock} of an exclusive lock on its own
+ * rank), when no update from others came in. As MPI requires for this model, the program does
+ * not store into the buffer during an epoch in which others update it.
  *
  * <p><b>Synchronization.</b> {@code fence} is a barrier of the window's members. Post, start,
  * complete and wait are messages between the pairs. {@code lock} asks the node's master, which owns
@@ -952,7 +953,7 @@ public final class Win implements Freeable {
             VarHandle.fullFence();
             comm.barrier();
             if (anyPrivateCopy) {
-                reconcile(call);
+                reconcile(call, true);
                 comm.barrier();
             }
             fenceEpoch = (assertion & MPI.MODE_NOSUCCEED) == 0;
@@ -1031,7 +1032,7 @@ public final class Win implements Freeable {
             }
             int[] origins = ranksOf(call, group);
             if (privateCopy != null) {
-                reconcile(call);
+                reconcile(call, true);
             }
             fenceEpoch = false;
             Request[] done = new Request[origins.length];
@@ -1100,7 +1101,7 @@ public final class Win implements Freeable {
         completions = null;
         VarHandle.fullFence();
         if (privateCopy != null) {
-            reconcile(call);
+            reconcile(call, false);
         }
     }
 
@@ -1133,7 +1134,7 @@ public final class Win implements Freeable {
             locks[rank] = lockType | ((assertion & MPI.MODE_NOCHECK) != 0 ? LOCK_NOCHECK : 0);
             lockedTargets++;
             if (rank == this.rank && privateCopy != null) {
-                reconcile(call);
+                reconcile(call, false);
             }
         } catch (MPIException e) {
             throw handle(e);
@@ -1157,7 +1158,7 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is not locked by this rank");
             }
             if (rank == this.rank && privateCopy != null) {
-                reconcile(call);
+                reconcile(call, (locks[rank] & MPI.LOCK_EXCLUSIVE) != 0);
             }
             release(call, rt, rank, (locks[rank] & LOCK_NOCHECK) != 0);
             locks[rank] = 0;
@@ -1190,7 +1191,7 @@ public final class Win implements Freeable {
             }
             lockAll = true;
             if (privateCopy != null) {
-                reconcile(call);
+                reconcile(call, false);
             }
         } catch (MPIException e) {
             throw handle(e);
@@ -1211,7 +1212,7 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no lockAll epoch is open");
             }
             if (privateCopy != null) {
-                reconcile(call);
+                reconcile(call, false);
             }
             for (int r = 0; r < size; r++) {
                 release(call, rt, r, (locks[r] & LOCK_NOCHECK) != 0);
@@ -1316,7 +1317,7 @@ public final class Win implements Freeable {
             checkOpen(call);
             VarHandle.fullFence();
             if (privateCopy != null) {
-                reconcile(call);
+                reconcile(call, true);
             }
         } catch (MPIException e) {
             throw handle(e);
@@ -1325,16 +1326,19 @@ public final class Win implements Freeable {
 
     /**
      * One synchronization of a window over the program's buffer: the public copy goes into the
-     * buffer if others changed it since the last one, else the buffer goes into the public copy.
+     * buffer if others changed it since the last one; else, if {@code publish}, the buffer goes
+     * into the public copy. Only the calls after which no other rank can be accessing this part
+     * publish (fence, post, sync, the end of an exclusive lock on itself): elsewhere a copy of
+     * the whole buffer could overwrite another rank's concurrent put.
      */
-    private void reconcile(String call) throws MPIException {
+    private void reconcile(String call, boolean publish) throws MPIException {
         if (privateCopy == null) {
             return;
         }
         ByteBuffer pub = ownMemory(call);
         if (memory.takeUpdated()) {
             BufferAccess.unpack(pub, privateCopy, MPI.BYTE);
-        } else {
+        } else if (publish) {
             copy(privateCopy, pub, pub.capacity());
         }
     }

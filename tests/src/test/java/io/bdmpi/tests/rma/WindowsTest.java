@@ -1,10 +1,12 @@
 package io.bdmpi.tests.rma;
 
 import io.bdmpi.master.internode.MpiAbi;
+import io.bdmpi.tests.programs.rma.WindowCrash;
 import io.bdmpi.tests.programs.rma.Windows;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,5 +31,23 @@ class WindowsTest {
         JobResult r = job.run();
         Expect.successfulRun(r, nodes, perNode, running);
         Expect.okFromEveryRank(r, "Windows", nodes * perNode);
+    }
+
+    /** A rank that dies holding windows ends the job, and the harness finds no window file left. */
+    @Test
+    void aRankThatDiesWithWindowsLeavesNoFile() {
+        JobResult r = JobRunner.job(WindowCrash.class).ranks(3).running(1).args("halt").run();
+        r.assertFailed();
+        Expect.that(r, !r.stderrContaining("rank 1 \\(pid \\d+\\) exited with status 3 before MPI_Finalize").isEmpty(),
+                "the dead rank is not named");
+        Expect.that(r, r.stdout().stream().noneMatch(l -> l.contains("UNEXPECTED")), "a rank went on");
+    }
+
+    /** bdmpiexec (and with it the master) SIGKILLed while ranks hold windows: the janitor removes the files. */
+    @Test
+    void aKilledLauncherLeavesNoWindowFile() {
+        JobResult r = JobRunner.job(WindowCrash.class).ranks(3).running(2).args("wait")
+                .signalWhenStdoutHas("WindowCrash rank 2 holds windows", JobRunner.Signal.KILL).run();
+        Expect.that(r, r.exitCode() == 128 + 9, "bdmpiexec should have died of SIGKILL, exit code " + r.exitCode());
     }
 }
