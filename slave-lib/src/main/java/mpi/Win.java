@@ -87,6 +87,8 @@ public final class Win implements Freeable {
 
     private static final int TAG_POST = 1;
     private static final int TAG_COMPLETE = 2;
+    /** A tag no message of the window's communicator carries: polled while an atomic lock is held elsewhere. */
+    private static final int TAG_NONE = 3;
     private static final int LOCK_NOCHECK = 4;
     private static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
@@ -601,7 +603,7 @@ public final class Win implements Freeable {
             BufferAccess.byteLength(call, compareAddr, 1, targetType, false);
             BufferAccess.byteLength(call, resultAddr, 1, targetType, true);
             ByteBuffer target = targetView(call, targetRank, targetDisp, 1, targetType);
-            memory.lockAtomic(targetRank);
+            memory.lockAtomic(targetRank, this::stalled);
             try {
                 ByteBuffer old = target.duplicate().limit(n);
                 ByteBuffer expected = staging(call, n, true);
@@ -783,7 +785,7 @@ public final class Win implements Freeable {
         if (n == 0) {
             return;
         }
-        memory.lockAtomic(targetRank);
+        memory.lockAtomic(targetRank, this::stalled);
         try {
             if (result != null) {
                 BufferAccess.unpack(read(call, target, targetCount, targetType, n, true), result, resultType);
@@ -857,6 +859,18 @@ public final class Win implements Freeable {
             }
         }
         return b.clear().limit(bytes);
+    }
+
+    /**
+     * A wait for another rank's atomic lock lasts: poll the master (finding nothing), which lets
+     * this rank's slot go to a rank waiting for one, maybe the holder.
+     */
+    private void stalled() {
+        try {
+            comm.iProbe(MPI.ANY_SOURCE, TAG_NONE);
+        } catch (MPIException e) {
+            // The job is ending; the lock wait ends with it.
+        }
     }
 
     private void updated(int target) {

@@ -39,6 +39,8 @@ final class WinMemory implements AutoCloseable {
     private static final int SPINS = 200;
     private static final int YIELDS = 50;
     private static final long SLEEP_NS = 20_000;
+    /** Sleeps (about a millisecond of waiting) between two polls of the master. */
+    private static final int STALL_SLEEPS = 50;
 
     /**
      * Where a member's segment lives.
@@ -124,8 +126,14 @@ final class WinMemory implements AutoCloseable {
         return m.duplicate().clear().order(ByteOrder.nativeOrder());
     }
 
-    /** Takes the lock that makes accumulates on {@code rank}'s segment atomic; waits while another rank holds it. */
-    void lockAtomic(int rank) {
+    /**
+     * Takes the lock that makes accumulates on {@code rank}'s segment atomic; waits while another
+     * rank holds it. The holder makes no MPI call while it holds the lock, but the master may have
+     * stopped it (it ran past the quantum) or another rank may hold the running slot it needs:
+     * every {@link #STALL_SLEEPS} sleeps the waiter calls {@code stalled}, a poll of the master
+     * that gives its slot up when others wait for one.
+     */
+    void lockAtomic(int rank, Runnable stalled) {
         int at = rank * SLOT_BYTES + LOCK;
         for (int i = 0; !INT.compareAndSet(control, at, 0, self + 1); i++) {
             if (i < SPINS) {
@@ -133,7 +141,10 @@ final class WinMemory implements AutoCloseable {
             } else if (i < SPINS + YIELDS) {
                 Thread.yield();
             } else {
-                LockSupport.parkNanos(SLEEP_NS); // the holder may be stopped (quantum): do not burn the core
+                LockSupport.parkNanos(SLEEP_NS);
+                if ((i - SPINS - YIELDS) % STALL_SLEEPS == STALL_SLEEPS - 1) {
+                    stalled.run();
+                }
             }
         }
     }
