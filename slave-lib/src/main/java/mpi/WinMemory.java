@@ -8,7 +8,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -69,7 +68,8 @@ final class WinMemory implements AutoCloseable {
     private final ByteBuffer[] maps;
     /** Whether maps[r] is a mapping of this class's own, to unmap on close. */
     private final boolean[] ownMapping;
-    private final MappedByteBuffer control;
+    /** Typed as the VarHandle's coordinate (ByteBuffer), so that its calls are exact. */
+    private final ByteBuffer control;
 
     /**
      * @param own the view of this rank's own segment (its off-heap array's mapping), or null to map it
