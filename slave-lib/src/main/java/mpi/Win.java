@@ -64,9 +64,11 @@ import java.util.Map;
  * origin, {@code MPI.ERR_BUFFER} for result and compare buffers, which Open MPI does not check).
  * A flavor other than {@code FLAVOR_PRIVATE} and {@code FLAVOR_SHARED} is {@code MPI.ERR_ARG}
  * (Open MPI silently makes no window). A rank's segment holds at most 1 GiB
- * ({@code MPI.ERR_SIZE}). A window over a communicator whose members are on several nodes raises
- * {@code MPI.ERR_UNSUPPORTED_OPERATION}: the masters do not carry one-sided operations between
- * nodes yet. Dynamic windows ({@link #Win(Info, Comm)}) have no memory and refuse
+ * ({@code MPI.ERR_SIZE}). A window may span nodes: its fences and post/start/complete/wait
+ * synchronize all members, but a rank's part is a file of its own node and the masters do not
+ * carry one-sided operations between nodes, so an operation, {@code lock} or {@code sharedQuery}
+ * on a member of another node raises {@code MPI.ERR_UNSUPPORTED_OPERATION} ({@code lockAll}
+ * locks the members of the caller's node). Dynamic windows ({@link #Win(Info, Comm)}) have no memory and refuse
  * {@link #attach}: their displacements would be addresses, which Java cannot name here.
  * {@link #sharedQuery} (MPI_Win_shared_query, missing from Open MPI's Java bindings) is an
  * extension.
@@ -125,6 +127,8 @@ public final class Win implements Freeable {
     /** The origins of the exposure epoch post opened, and their completion messages, or null. */
     private int[] posted;
     private Request[] completions;
+    /** Per member: the node it runs on. */
+    private final int[] nodeOf;
     /** Per target: 0, or the lock type held (with {@link #LOCK_NOCHECK} when the master was not asked). */
     private final int[] locks;
     private int lockedTargets;
@@ -144,8 +148,7 @@ public final class Win implements Freeable {
      * @param dispUnit the target displacement unit, in elements of {@code base}'s type
      * @param info     hints ({@code MPI.INFO_NULL} for none)
      * @param comm     the intracommunicator whose members share the window
-     * @throws MPIException ERR_SIZE, ERR_DISP, ERR_COMM, ERR_UNSUPPORTED_OPERATION (members on
-     *                      several nodes), ERR_NO_MEM (the window's files cannot be made)
+     * @throws MPIException ERR_SIZE, ERR_DISP, ERR_COMM, ERR_NO_MEM (the window's files cannot be made)
      * @throws IllegalArgumentException if {@code base} is not direct
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
@@ -221,6 +224,7 @@ public final class Win implements Freeable {
         this.rank = c.getRank();
         this.size = c.getSize();
         this.locks = new int[this.size];
+        this.nodeOf = new int[this.size];
         this.info = info == null || info.isNull() ? new Info() : info.dup();
         int[] world = c.getGroup().worldRanks();
         for (int r = 0; r < world.length; r++) {
@@ -257,34 +261,35 @@ public final class Win implements Freeable {
     }
 
     /**
-     * The collective part of creation: the members check they are on one node, rank 0 makes the
-     * control file, each makes or finds its segment, and all exchange where the segments are. A
+     * The collective part of creation: the members learn each other's nodes, the lowest member of
+     * each node makes the node's control file, each makes or finds its segment, and all exchange where the segments are. A
      * failure anywhere fails every member, and what was made is removed.
      */
     private Setup setUp(String call, SlaveEnvironment env, Buffer base, int bytes, int dispUnitBytes) throws MPIException {
-        int[] nodes = {env.nodeId(), -env.nodeId()};
-        comm.allReduce(nodes, 2, MPI.INT, MPI.MIN);
-        if (nodes[0] != -nodes[1]) {
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": the members of the communicator are on"
-                    + " several nodes (" + nodes[0] + " to " + -nodes[1] + "); windows live in the memory of one node,"
-                    + " and the masters do not carry one-sided operations between nodes yet: make the window over"
-                    + " one node's ranks (e.g. comm.splitType(Comm.TYPE_SHARED, ...) or BDMPI.COMM_NODE)");
-        }
-        long[] token = new long[2];
-        Path control = null;
+        nodeOf[rank] = env.nodeId();
+        comm.allGather(nodeOf, 1, MPI.INT);
+        long[] token = new long[1];
         if (rank == 0) {
             token[0] = new SecureRandom().nextLong() & Long.MAX_VALUE;
-            control = controlPath(env, token[0]);
+        }
+        comm.bcast(token, 1, MPI.LONG, 0);
+        // Each node's lowest member makes the node's control file, in the node's work directory.
+        Path control = controlPath(env, token[0]);
+        int[] made = {0};
+        if (isNodeLeader()) {
             try {
                 WinMemory.createControl(control, size);
             } catch (IOException e) {
-                token[1] = 1;
+                made[0] = 1;
             }
         }
-        comm.bcast(token, 2, MPI.LONG, 0);
-        control = controlPath(env, token[0]);
-        if (token[1] != 0) {
-            throw MPIException.of(MPI.ERR_NO_MEM, call + ": cannot make the window's control file " + control);
+        comm.allReduce(made, 1, MPI.INT, MPI.MAX);
+        if (made[0] != 0) {
+            if (isNodeLeader()) {
+                deleteQuietly(control);
+            }
+            throw MPIException.of(MPI.ERR_NO_MEM, call + ": cannot make the window's control file " + control
+                    + " (on this node or another)");
         }
         String array = null;
         Buffer privateBuffer = null;
@@ -338,13 +343,36 @@ public final class Win implements Freeable {
             }
             deleteArray(array);
             comm.barrier();
-            if (rank == 0) {
+            if (isNodeLeader()) {
                 deleteQuietly(control);
             }
             throw MPIException.of(MPI.ERR_NO_MEM, call + ": cannot make the window's memory"
                     + (failure != null ? ": " + failure : " on another member"));
         }
         return new Setup(mem, privateBuffer, outcome[1] != 0, array, control, address);
+    }
+
+    /** Whether this rank is the lowest member on its node: the one that makes and removes the node's control file. */
+    private boolean isNodeLeader() {
+        for (int r = 0; r < rank; r++) {
+            if (nodeOf[r] == nodeOf[rank]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Refuses an operation on a member of another node: its part of the window is a file of that
+     * node, and the masters do not carry one-sided operations between nodes.
+     */
+    private void checkSameNode(String call, int target) throws MPIException {
+        if (nodeOf[target] != nodeOf[rank]) {
+            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": rank " + target + " of the window is on node "
+                    + nodeOf[target] + " and this rank on node " + nodeOf[rank] + "; a window's part lives in the memory"
+                    + " of its owner's node, and the masters do not carry one-sided operations between nodes: target"
+                    + " only the ranks of this node (fence, post/start/complete/wait work over every member)");
+        }
     }
 
     private Residency residency(String call) throws MPIException {
@@ -825,6 +853,7 @@ public final class Win implements Freeable {
 
     /** The target's memory from {@code disp} units on, after checking that {@code count} items fit. */
     private ByteBuffer targetView(String call, int target, int disp, int count, Datatype type) throws MPIException {
+        checkSameNode(call, target);
         Datatype.checkUsable(call, type);
         if (disp < 0) {
             throw MPIException.of(MPI.ERR_DISP, call + ": negative target displacement " + disp);
@@ -1144,6 +1173,7 @@ public final class Win implements Freeable {
             if (lockAll || locks[rank] != 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is already locked by this rank");
             }
+            checkSameNode(call, rank);
             acquire(call, rt, rank, lockType == MPI.LOCK_EXCLUSIVE, (assertion & MPI.MODE_NOCHECK) != 0);
             locks[rank] = lockType | ((assertion & MPI.MODE_NOCHECK) != 0 ? LOCK_NOCHECK : 0);
             lockedTargets++;
@@ -1198,10 +1228,12 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": a lock epoch is already open");
             }
             boolean noCheck = (assertion & MPI.MODE_NOCHECK) != 0;
-            // In rank order, as every lockAll does: two of them never wait for each other.
+            // In rank order, as every lockAll does: two of them never wait for each other. The
+            // members of other nodes cannot be accessed from here, so their locks are not asked for.
             for (int r = 0; r < size; r++) {
-                acquire(call, rt, r, false, noCheck);
-                locks[r] = MPI.LOCK_SHARED | (noCheck ? LOCK_NOCHECK : 0);
+                boolean skip = noCheck || nodeOf[r] != nodeOf[this.rank];
+                acquire(call, rt, r, false, skip);
+                locks[r] = MPI.LOCK_SHARED | (skip ? LOCK_NOCHECK : 0);
             }
             lockAll = true;
             if (privateCopy != null) {
@@ -1406,6 +1438,7 @@ public final class Win implements Freeable {
             if (flavor == Flavor.DYNAMIC) {
                 throw MPIException.of(MPI.ERR_RMA_FLAVOR, call + ": a dynamic window has no shared parts");
             }
+            checkSameNode(call, rank);
             return memory.memory(rank);
         } catch (IOException e) {
             throw handle(MPIException.of(MPI.ERR_WIN, call + ": cannot map rank " + rank + "'s part: " + e));
@@ -1675,7 +1708,7 @@ public final class Win implements Freeable {
             memory.close();
             deleteArray(arrayName);
             comm.barrier();
-            if (rank == 0) {
+            if (isNodeLeader()) {
                 deleteQuietly(controlFile);
             }
             comm.free();

@@ -14,10 +14,12 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The memory of one window as this rank sees it: every member's segment and the window's control
- * block, each a shared mapping of a file in the job's work directory (removed with the job). All
- * members are slaves of one node, so a put is a copy into the target's mapping, complete when it
- * returns, and the pages of a parked owner can leave memory like its off-heap arrays.
+ * The memory of one window as this rank sees it: the segments of the members of its node and the
+ * node's control block of the window, each a shared mapping of a file in the node's work
+ * directory for the job (removed with the job). A put is a copy into the target's mapping,
+ * complete when it returns, and the pages of a parked owner can leave memory like its off-heap
+ * arrays. The segments of other nodes' members are never mapped here ({@link Win} refuses
+ * operations on them).
  *
  * <p>The control block holds, per member, {@link #SLOT_BYTES} bytes: the lock word that makes the
  * accumulate operations on that member's segment atomic (a spin lock across processes: its holder

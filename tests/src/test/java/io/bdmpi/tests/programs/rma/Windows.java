@@ -43,8 +43,8 @@ import java.util.Arrays;
  *       the others' parts after a fence;</li>
  *   <li>error classes under {@code ERRORS_RETURN}.</li>
  * </ol>
- * On several nodes a window over {@code COMM_WORLD} must fail with
- * {@code MPI.ERR_UNSUPPORTED_OPERATION}, and the rest runs on {@code BDMPI.COMM_NODE}.
+ * On several nodes, first a window over {@code COMM_WORLD} ({@link #acrossNodes}), then the rest
+ * on {@code BDMPI.COMM_NODE}.
  *
  * <p>Usage: {@code Windows MULTINODE} ("true" when the job has several nodes).
  */
@@ -63,10 +63,7 @@ public final class Windows {
         boolean multiNode = Boolean.parseBoolean(args[0]);
         Intracomm comm = MPI.COMM_WORLD;
         if (multiNode) {
-            comm.setErrhandler(MPI.ERRORS_RETURN);
-            expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> new Win(0, 1, MPI.INFO_NULL, MPI.COMM_WORLD,
-                    MPI.newByteBuffer(0), Win.FLAVOR_PRIVATE), "a window over two nodes");
-            comm.setErrhandler(MPI.ERRORS_ARE_FATAL);
+            acrossNodes();
             comm = BDMPI.COMM_NODE;
         }
         counter(comm);
@@ -82,6 +79,112 @@ public final class Windows {
         errors(comm);
         System.out.println("Windows rank " + MPI.COMM_WORLD.getRank() + " OK");
         MPI.Finalize();
+    }
+
+    // ---------------------------------------------------------------- across nodes
+
+    /**
+     * A window over {@code COMM_WORLD} on several nodes: each rank puts its rank into the part of
+     * every rank of its node under fences (which are barriers over both nodes); the node's ranks
+     * take tickets from a counter on their node's lowest rank with {@code fetchAndOp} under an
+     * exclusive lock and under {@code lockAll}, each ticket once; post/start/complete/wait between
+     * the pairs (0,1), (2,3), ... whether both are on one node (with a put) or not; and a put, a
+     * lock or a {@code sharedQuery} on a rank of the other node is
+     * {@code MPI.ERR_UNSUPPORTED_OPERATION}, the window still usable after it.
+     */
+    private static void acrossNodes() throws MPIException {
+        Intracomm world = MPI.COMM_WORLD;
+        int me = world.getRank();
+        int size = world.getSize();
+        Intracomm node = BDMPI.COMM_NODE;
+        int[] peers = new int[node.getSize()];
+        peers[node.getRank()] = me;
+        node.allGather(peers, 1, MPI.INT);
+        int counterSlot = size;
+        int pscwSlot = size + 1;
+        Win win = new Win(size + 2, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(0), Win.FLAVOR_PRIVATE);
+        ByteBuffer own = win.sharedQuery(me);
+        IntBuffer mine = MPI.newIntBuffer(1).put(0, me);
+
+        win.fence(0);
+        for (int peer : peers) {
+            win.put(mine, 1, MPI.INT, peer, me, 1, MPI.INT);
+        }
+        win.fence(0);
+        for (int peer : peers) {
+            equal(peer, own.getInt(peer * Integer.BYTES), "across nodes: slot " + peer + " put by my node's rank");
+        }
+        int leader = peers[0];
+        for (int p : peers) {
+            leader = Math.min(leader, p);
+        }
+        int other = -1;
+        for (int r = 0; r < size && other < 0; r++) {
+            if (!contains(peers, r)) {
+                other = r;
+            }
+        }
+        check(other >= 0, "across nodes: some rank is on another node");
+        int remote = other;
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.put(mine, 1, MPI.INT, remote, 0, 1, MPI.INT),
+                "a put to a rank of another node");
+        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.sharedQuery(remote), "sharedQuery of another node's rank");
+        win.fence(MPI.MODE_NOSUCCEED);
+        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.lock(MPI.LOCK_SHARED, remote, 0),
+                "a lock on a rank of another node");
+        win.setErrhandler(MPI.ERRORS_ARE_FATAL);
+
+        IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
+        IntBuffer got = MPI.newIntBuffer(1);
+        int[] tickets = new int[2 * K];
+        for (int i = 0; i < 2 * K; i++) {
+            if (i < K) {
+                win.lock(MPI.LOCK_EXCLUSIVE, leader, 0);
+                win.fetchAndOp(one, got, MPI.INT, leader, counterSlot, MPI.SUM);
+                win.unlock(leader);
+            } else {
+                win.lockAll(0);
+                win.fetchAndOp(one, got, MPI.INT, leader, counterSlot, MPI.SUM);
+                win.unlockAll();
+            }
+            tickets[i] = got.get(0);
+            if (i % 7 == 0) {
+                world.barrier(); // the ranks of both nodes take turns
+            }
+        }
+        int[] all = new int[2 * K * peers.length];
+        node.allGather(tickets, 2 * K, MPI.INT, all, 2 * K, MPI.INT);
+        Arrays.sort(all);
+        for (int i = 0; i < all.length; i++) {
+            equal(i, all[i], "across nodes: ticket " + i + " of the node's counter (each exactly once)");
+        }
+
+        int partner = me ^ 1;
+        if (partner < size) {
+            Group pair = win.getGroup().incl(new int[] {partner});
+            boolean sameNode = contains(peers, partner);
+            win.post(pair, 0);
+            win.start(pair, 0);
+            if (sameNode) {
+                win.put(mine, 1, MPI.INT, partner, pscwSlot, 1, MPI.INT);
+            }
+            win.complete();
+            win.waitFor();
+            if (sameNode) {
+                equal(partner, own.getInt(pscwSlot * Integer.BYTES), "across nodes: PSCW put by rank " + partner);
+            }
+        }
+        win.free();
+    }
+
+    private static boolean contains(int[] ranks, int r) {
+        for (int x : ranks) {
+            if (x == r) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------- counter
