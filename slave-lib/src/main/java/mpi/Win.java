@@ -596,10 +596,45 @@ public final class Win implements Freeable {
         }
         try {
             checkAccess(call, targetRank);
-            doAccumulate(call, origin, 1, dataType, resultAddr, 1, dataType, targetRank, targetDisp, 1, dataType, op);
+            if (!addedInPlace(call, origin, resultAddr, dataType, targetRank, targetDisp, op)) {
+                doAccumulate(call, origin, 1, dataType, resultAddr, 1, dataType, targetRank, targetDisp, 1, dataType, op);
+            }
         } catch (MPIException e) {
             throw handle(e);
         }
+    }
+
+    /**
+     * The fast path of the commonest fetchAndOp, a counter: {@code MPI.SUM} of one {@code LONG} or
+     * {@code INT} from a buffer of that type, added in place in the target's mapping under its
+     * atomic lock, with none of the general path's packing and staging. Returns false, having
+     * done nothing, for any other case.
+     */
+    private boolean addedInPlace(String call, Buffer origin, Buffer result, Datatype type, int target, int disp, Op op)
+            throws MPIException {
+        boolean isLong = type == MPI.LONG && origin instanceof LongBuffer && result instanceof LongBuffer;
+        boolean isInt = type == MPI.INT && origin instanceof IntBuffer && result instanceof IntBuffer;
+        if (op != MPI.SUM || !(isLong || isInt) || !result.isDirect() || result.isReadOnly()
+                || origin.capacity() < 1 || result.capacity() < 1) {
+            return false;
+        }
+        ByteBuffer at = targetView(call, target, disp, 1, type);
+        memory.lockAtomic(target, this::stalled);
+        try {
+            if (isLong) {
+                long old = at.getLong(0);
+                at.putLong(0, old + ((LongBuffer) origin).get(0));
+                ((LongBuffer) result).put(0, old);
+            } else {
+                int old = at.getInt(0);
+                at.putInt(0, old + ((IntBuffer) origin).get(0));
+                ((IntBuffer) result).put(0, old);
+            }
+            updated(target);
+        } finally {
+            memory.unlockAtomic(target);
+        }
+        return true;
     }
 
     /**

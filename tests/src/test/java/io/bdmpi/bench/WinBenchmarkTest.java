@@ -67,7 +67,7 @@ class WinBenchmarkTest {
                 .note("Plain: the same bytes copied between two direct ByteBuffers in this JVM (ByteBuffer.put), and "
                         + ops + " VarHandle.getAndAdd on a long of a direct buffer.")
                 .note("Targets: put and get " + BANDWIDTH_TARGET + " of a plain copy; fetchAndOp " + ATOMIC_TARGET
-                        + " of a plain atomic add (it takes a cross-process lock, packs, reduces and unpacks).")
+                        + " of a plain atomic add (an add in place under a cross-process lock word).")
                 .publish();
     }
 
