@@ -27,7 +27,8 @@ import java.util.Arrays;
  * One-sided communication by every rank of a node, every result checked:
  * <ol>
  *   <li>a distributed counter on rank 0: each rank takes {@code K} tickets with {@code fetchAndOp}
- *       under an exclusive lock, {@code K} more under a shared lock (atomic all the same); the
+ *       and {@code getAccumulate} in turn (the fast path and the general one, atomic with each
+ *       other) under an exclusive lock, {@code K} more under a shared lock (atomic all the same); the
  *       tickets of all ranks are exactly 0 .. 2·K·size-1, each once;</li>
  *   <li>a lock held by a parked rank: rank 0 locks its window, tells rank 1 and waits for a message
  *       from it; rank 1 sends it and then asks for the same lock (it is parked until rank 0 unlocks);</li>
@@ -200,7 +201,11 @@ public final class Windows {
         long[] tickets = new long[2 * K];
         for (int i = 0; i < 2 * K; i++) {
             win.lock(i < K ? MPI.LOCK_EXCLUSIVE : MPI.LOCK_SHARED, 0, 0);
-            win.fetchAndOp(one, got, MPI.LONG, 0, 0, MPI.SUM);
+            if (i % 2 == 0) {
+                win.fetchAndOp(one, got, MPI.LONG, 0, 0, MPI.SUM); // the fast path
+            } else {
+                win.getAccumulate(one, 1, MPI.LONG, got, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.SUM); // the general one
+            }
             win.unlock(0);
             tickets[i] = got.get(0);
             if (i % 7 == 0) {
