@@ -29,7 +29,7 @@ import java.util.Set;
 final class Attributes {
 
     /** What an attribute is cached on; keyvals of one kind are invalid on the other. */
-    enum Kind { COMM, TYPE }
+    enum Kind { COMM, TYPE, WIN }
 
     /** Predefined keys, Open MPI's positions in its enum: MPI.TAG_UB is 0 ... MPI.UNIVERSE_SIZE is 6. */
     static final int TAG_UB = 0, HOST = 1, IO = 2, WTIME_IS_GLOBAL = 3, APPNUM = 4, LASTUSEDCODE = 5, UNIVERSE_SIZE = 6;
@@ -61,6 +61,11 @@ final class Attributes {
     /** COMM_WORLD's: every predefined key. */
     static Attributes forWorld() {
         return new Attributes(Kind.COMM, Set.of(TAG_UB, HOST, IO, WTIME_IS_GLOBAL, APPNUM, LASTUSEDCODE, UNIVERSE_SIZE));
+    }
+
+    /** A window's user attributes (its predefined keys are answered by {@link Win} itself). */
+    static Attributes forWin() {
+        return new Attributes(Kind.WIN, Set.of());
     }
 
     /** A datatype's: none. */
@@ -102,8 +107,8 @@ final class Attributes {
 
     private static MPIException invalidKeyval(String call, int keyval, Kind kind) {
         String what = keyval >= TAG_UB && keyval <= WIN_DISP_UNIT ? " (a predefined key)" : "";
-        return MPIException.of(MPI.ERR_KEYVAL, call + ": invalid " + (kind == Kind.COMM ? "communicator" : "datatype")
-                + " keyval " + keyval + what);
+        String object = kind == Kind.COMM ? "communicator" : kind == Kind.TYPE ? "datatype" : "window";
+        return MPIException.of(MPI.ERR_KEYVAL, call + ": invalid " + object + " keyval " + keyval + what);
     }
 
     // ---------------------------------------------------------------- values

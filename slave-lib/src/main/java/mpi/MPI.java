@@ -99,6 +99,12 @@ public final class MPI {
             ERR_INFO_VALUE, ERR_INFO, ERR_IO, ERR_KEYVAL, ERR_LOCKTYPE, ERR_NAME, ERR_NO_MEM, ERR_NOT_SAME,
             ERR_NO_SPACE, ERR_NO_SUCH_FILE, ERR_PORT, ERR_QUOTA, ERR_READ_ONLY, ERR_RMA_CONFLICT, ERR_RMA_SYNC,
             ERR_SERVICE, ERR_SIZE, ERR_SPAWN, ERR_UNSUPPORTED_DATAREP, ERR_UNSUPPORTED_OPERATION, ERR_WIN;
+    /**
+     * MPI-3's one-sided error classes that Open MPI's Java bindings lack (Open MPI's C values): an
+     * access past the target's part of a window, an attach or detach that cannot be done, a call
+     * that does not fit the window's flavor, and memory that cannot be shared.
+     */
+    public static final int ERR_RMA_RANGE, ERR_RMA_ATTACH, ERR_RMA_FLAVOR, ERR_RMA_SHARED;
     /** More error classes; {@code ERR_LASTCODE} is the largest predefined error code. */
     public static final int ERR_PROC_ABORTED, ERR_SYSRESOURCE, ERR_LASTCODE;
 
@@ -126,7 +132,7 @@ public final class MPI {
      * largest error code, the number of process slots.
      */
     public static final int TAG_UB, HOST, IO, WTIME_IS_GLOBAL, APPNUM, LASTUSEDCODE, UNIVERSE_SIZE;
-    /** Window attribute keys, declared for source compatibility: there are no windows here. */
+    /** Window attribute keys for {@link Win#getAttr}: the base address, the size and the displacement unit, in bytes. */
     public static final int WIN_BASE, WIN_SIZE, WIN_DISP_UNIT;
     /** The version of the MPI standard followed, 3.1 as Open MPI 5's: as {@link #getVersion()} reports it. */
     public static final int VERSION, SUBVERSION;
@@ -135,7 +141,7 @@ public final class MPI {
     /** File access modes, the displacement of {@code MODE_SEQUENTIAL} views and seek origins, for {@link File}. */
     public static final int MODE_CREATE, MODE_RDONLY, MODE_WRONLY, MODE_RDWR, MODE_DELETE_ON_CLOSE, MODE_UNIQUE_OPEN,
             MODE_EXCL, MODE_APPEND, MODE_SEQUENTIAL, DISPLACEMENT_CURRENT, SEEK_SET, SEEK_CUR, SEEK_END;
-    /** One-sided assertions and lock types, declared for source compatibility: there are no windows here. */
+    /** One-sided assertions ({@link Win#fence}, {@link Win#post}, {@link Win#start}, {@link Win#lock}) and lock types. */
     public static final int MODE_NOCHECK, MODE_NOPRECEDE, MODE_NOPUT, MODE_NOSTORE, MODE_NOSUCCEED, LOCK_EXCLUSIVE,
             LOCK_SHARED;
 
@@ -210,6 +216,10 @@ public final class MPI {
         ERR_UNSUPPORTED_DATAREP = 51;
         ERR_UNSUPPORTED_OPERATION = 52;
         ERR_WIN = 53;
+        ERR_RMA_RANGE = 68;
+        ERR_RMA_ATTACH = 69;
+        ERR_RMA_FLAVOR = 70;
+        ERR_RMA_SHARED = 71;
         ERR_PROC_ABORTED = 74;
         ERR_SYSRESOURCE = -2;
         ERR_LASTCODE = 92;

@@ -17,6 +17,8 @@ public enum MessageType {
     CRITICAL_EXIT(14),
     START_GROUP_COMM(15),
     FILE_POINTER(30),
+    WIN_LOCK(16),
+    WIN_UNLOCK(17),
 
     GO(101),
     DELIVERIES(102),

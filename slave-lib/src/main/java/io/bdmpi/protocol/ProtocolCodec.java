@@ -35,6 +35,8 @@ import java.util.List;
  *   QUERY_COMM    commId:int
  *   FILE_POINTER  key:long ownerNode:int op:byte value:long
  *   CRITICAL_ENTER, CRITICAL_EXIT (none)
+ *   WIN_LOCK      winId:int target:int exclusive:byte
+ *   WIN_UNLOCK    winId:int target:int
  *   GO            (none)
  *   DELIVERIES    n:int completion * n
  *   CANCEL_RESULT cancelled:byte
@@ -101,6 +103,10 @@ public final class ProtocolCodec {
             body = 8 + 4 + 1 + 8;
         } else if (r instanceof SlaveRequest.CriticalEnter || r instanceof SlaveRequest.CriticalExit) {
             body = 0;
+        } else if (r instanceof SlaveRequest.WinLock) {
+            body = 8 + 1;
+        } else if (r instanceof SlaveRequest.WinUnlock) {
+            body = 8;
         } else if (r instanceof SlaveRequest.Finalize) {
             body = 8;
         } else if (r instanceof SlaveRequest.Abort a) {
@@ -179,6 +185,10 @@ public final class ProtocolCodec {
             b.put(MessageType.CRITICAL_ENTER.code);
         } else if (r instanceof SlaveRequest.CriticalExit) {
             b.put(MessageType.CRITICAL_EXIT.code);
+        } else if (r instanceof SlaveRequest.WinLock l) {
+            b.put(MessageType.WIN_LOCK.code).putInt(l.winId()).putInt(l.target()).put(bool(l.exclusive()));
+        } else if (r instanceof SlaveRequest.WinUnlock u) {
+            b.put(MessageType.WIN_UNLOCK.code).putInt(u.winId()).putInt(u.target());
         } else if (r instanceof SlaveRequest.Finalize f) {
             b.put(MessageType.FINALIZE.code).putLong(f.peakRssBytes());
         } else if (r instanceof SlaveRequest.Abort a) {
@@ -327,6 +337,12 @@ public final class ProtocolCodec {
                     break;
                 case CRITICAL_EXIT:
                     r = new SlaveRequest.CriticalExit();
+                    break;
+                case WIN_LOCK:
+                    r = new SlaveRequest.WinLock(frame.getInt(), frame.getInt(), frame.get() != 0);
+                    break;
+                case WIN_UNLOCK:
+                    r = new SlaveRequest.WinUnlock(frame.getInt(), frame.getInt());
                     break;
                 case FINALIZE:
                     r = new SlaveRequest.Finalize(frame.getLong());

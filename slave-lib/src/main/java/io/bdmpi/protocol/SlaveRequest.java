@@ -163,6 +163,22 @@ public sealed interface SlaveRequest {
     record CriticalExit() implements SlaveRequest {
     }
 
+    /**
+     * Replied with {@link MasterReply.Go} once this slave holds the lock of rank {@code target}'s
+     * part of window {@code winId} (MPI_Win_lock): a shared lock while no exclusive one is held, an
+     * exclusive one while no other is held. Waiters are granted in arrival order, and the slave is
+     * parked meanwhile. The master of the node owns the lock table.
+     *
+     * @param winId  the window's id (the id of the window's own communicator)
+     * @param target rank in the window's communicator
+     */
+    record WinLock(int winId, int target, boolean exclusive) implements SlaveRequest {
+    }
+
+    /** One-way: release the lock this slave holds on rank {@code target}'s part of window {@code winId}. */
+    record WinUnlock(int winId, int target) implements SlaveRequest {
+    }
+
     /** Replied with {@link MasterReply.Go}: the slave has left MPI and will exit. */
     record Finalize(long peakRssBytes) implements SlaveRequest {
     }

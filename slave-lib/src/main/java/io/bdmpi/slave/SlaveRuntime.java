@@ -255,6 +255,16 @@ public final class SlaveRuntime implements AutoCloseable {
         write(new SlaveRequest.CriticalExit());
     }
 
+    /** Waits (parked) until this slave holds the lock of rank {@code target}'s part of window {@code winId}. */
+    public synchronized void winLock(int winId, int target, boolean exclusive) throws IOException {
+        call(new SlaveRequest.WinLock(winId, target, exclusive), MasterReply.Go.class);
+    }
+
+    /** Releases the lock of rank {@code target}'s part of window {@code winId}. */
+    public synchronized void winUnlock(int winId, int target) throws IOException {
+        write(new SlaveRequest.WinUnlock(winId, target));
+    }
+
     /** Tells the master this slave has finalized, waits for its acknowledgement and disconnects. */
     public synchronized void finish(long peakRssBytes) throws IOException {
         try {

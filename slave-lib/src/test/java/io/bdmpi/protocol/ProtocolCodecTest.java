@@ -51,6 +51,7 @@ class ProtocolCodecTest {
                 new SlaveRequest.FilePointer(-5L << 40, 1, PointerOp.ADD, 123), new SlaveRequest.FilePointer(9, 0, PointerOp.FREE, 0),
                 new SlaveRequest.StartGroupComm(13, new int[] {4, 0, 9}, 1, 77), new SlaveRequest.StartGroupComm(14, new int[] {2}, 0, -18),
                 new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
+                new SlaveRequest.WinLock(9, 3, true), new SlaveRequest.WinLock(9, 0, false), new SlaveRequest.WinUnlock(9, 3),
                 new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
         for (SlaveRequest r : all) {
             SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));

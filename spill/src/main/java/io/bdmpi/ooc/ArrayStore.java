@@ -186,6 +186,37 @@ public final class ArrayStore implements AutoCloseable {
         Files.deleteIfExists(arrayFile(name, Residency.SEQUENTIAL));
     }
 
+    /**
+     * Where a direct buffer's memory lies in this store's open arrays.
+     *
+     * @param file   the array's file
+     * @param offset byte offset of the buffer's first byte in the file
+     */
+    public record Location(Path file, long offset) {
+    }
+
+    /**
+     * The file and offset of the {@code bytes} bytes from {@code direct}'s base address, when they
+     * lie inside one mapping of an open array of this store (the buffer is, say, a {@link
+     * MappedArray#chunkView} or a slice of one); else null.
+     */
+    public synchronized Location locate(java.nio.Buffer direct, long bytes) {
+        if (direct == null || !direct.isDirect()) {
+            return null;
+        }
+        long address = Libc.address(direct);
+        for (MappedArray a : arrays()) {
+            for (int i = 0; i < a.chunkCount(); i++) {
+                ByteBuffer chunk = a.chunkView(i);
+                long start = Libc.address(chunk);
+                if (address >= start && address + bytes <= start + chunk.capacity()) {
+                    return new Location(a.file(), ((long) i << MappedArray.CHUNK_SHIFT) + (address - start));
+                }
+            }
+        }
+        return null;
+    }
+
     /** The open off-heap arrays, in the order they were made. */
     public synchronized List<MappedArray> arrays() {
         arrays.values().removeIf(MappedArray::isClosed);
@@ -600,7 +631,9 @@ public final class ArrayStore implements AutoCloseable {
     }
 
     private Path arrayFile(String name, Residency residency) {
-        return dir.resolve(name + (residency == Residency.NONE ? BUFFER_SUFFIX : ARRAY_SUFFIX));
+        // Arrays a resume does not bring back whole are not read ahead either.
+        boolean notReadAhead = residency == Residency.NONE || residency == Residency.LAZY;
+        return dir.resolve(name + (notReadAhead ? BUFFER_SUFFIX : ARRAY_SUFFIX));
     }
 
     private Path savedFile(String name, ElementKind kind) {

@@ -10,7 +10,6 @@ import jnr.ffi.types.size_t;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,8 +84,8 @@ public final class Libc {
         return Holder.PAGE_SIZE;
     }
 
-    /** The address of a direct (e.g. mapped) buffer's first byte. */
-    static long address(ByteBuffer direct) {
+    /** The native address of a direct buffer of any element type (its base, ignoring position). */
+    public static long address(java.nio.Buffer direct) {
         return MemoryIO.getInstance().getDirectBufferAddress(direct);
     }
 

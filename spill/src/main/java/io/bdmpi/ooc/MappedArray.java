@@ -147,7 +147,7 @@ public abstract sealed class MappedArray implements AutoCloseable
         for (MappedByteBuffer b : mapped()) {
             long addr = Libc.address(b);
             switch (residency) {
-                case NONE -> { }
+                case NONE, LAZY -> { }
                 case WILLNEED -> willNeed(addr, b.capacity());
                 case SEQUENTIAL -> {
                     Libc.madvise(addr, b.capacity(), Libc.MADV_SEQUENTIAL);

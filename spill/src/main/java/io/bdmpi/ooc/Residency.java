@@ -14,6 +14,13 @@ public enum Residency {
      * sparsely, or when memory is not short.
      */
     NONE,
+    /**
+     * Released when the slave parks, like the hints below, but nothing is brought back on resume:
+     * pages come back one by one as they are touched, so a rank that uses a small part of a large
+     * array reads only that part. For data used sparsely by a rank that must not keep it in
+     * memory while parked (a one-sided window's memory, by default).
+     */
+    LAZY,
     /** {@code madvise(MADV_WILLNEED)} on resume: the kernel starts reading the whole array in, asynchronously. */
     WILLNEED,
     /**

@@ -134,6 +134,8 @@ public final class Scheduler {
     /** The slave inside the node's critical section, and those waiting to enter, in order. */
     private SlaveSession criticalHolder;
     private final ArrayDeque<SlaveSession> criticalWaiters = new ArrayDeque<>();
+    /** The node's one-sided window locks and their waiters. */
+    private final WindowLocks windowLocks = new WindowLocks();
     private int running;
     private int maxRunning;
     private int exited;
@@ -434,6 +436,10 @@ public final class Scheduler {
             onCriticalEnter(s, request);
         } else if (request instanceof SlaveRequest.CriticalExit) {
             onCriticalExit(s);
+        } else if (request instanceof SlaveRequest.WinLock lock) {
+            onWinLock(s, lock);
+        } else if (request instanceof SlaveRequest.WinUnlock unlock) {
+            onWinUnlock(s, unlock);
         } else if (request instanceof SlaveRequest.Finalize fin) {
             s.peakRssBytes = fin.peakRssBytes();
             transition(s, SlaveState.FINALIZED);
@@ -663,6 +669,25 @@ public final class Scheduler {
         }
     }
 
+    /** A window lock: granted at once, or the slave parks (RBLOCKED, seen by the deadlock detection) until it is. */
+    private void onWinLock(SlaveSession s, SlaveRequest.WinLock lock) {
+        try {
+            windowLocks.request(s, lock.winId(), lock.target(), lock.exclusive());
+        } catch (IllegalStateException e) {
+            fail(1, e.getMessage());
+            return;
+        }
+        parkOrAnswer(s, lock, true, SlaveState.RBLOCKED);
+    }
+
+    private void onWinUnlock(SlaveSession s, SlaveRequest.WinUnlock unlock) {
+        try {
+            windowLocks.release(s, unlock.winId(), unlock.target(), this::wake);
+        } catch (IllegalStateException e) {
+            fail(1, e.getMessage());
+        }
+    }
+
     /**
      * Answers now if the request can be answered, else parks the slave. A poll ({@code block}
      * false) that finds nothing is answered at once, unless others wait for a slot: then the
@@ -719,6 +744,9 @@ public final class Scheduler {
         }
         if (r instanceof SlaveRequest.FilePointer) {
             return s.pointerAnswer != null;
+        }
+        if (r instanceof SlaveRequest.WinLock) {
+            return windowLocks.holdsWanted(s);
         }
         return true;
     }
@@ -869,6 +897,7 @@ public final class Scheduler {
         if (criticalHolder == s) {
             passCriticalSection();
         }
+        windowLocks.forget(s, this::wake);
         transition(s, SlaveState.EXITED);
         exited++;
         boolean neverUsedMpi = before == SlaveState.STARTING && s.connection == null && exitCode == 0;
@@ -952,6 +981,9 @@ public final class Scheduler {
         if (s.yielded == SlaveSession.Yield.POLL) {
             return describePoll(s);
         }
+        if (s.parkedOn instanceof SlaveRequest.WinLock) {
+            return "waiting for " + windowLocks.describeWait(s);
+        }
         return s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
     }
 
@@ -1030,6 +1062,13 @@ public final class Scheduler {
         }
         if (r instanceof SlaveRequest.FilePointer f) {
             return "MPI-IO shared file pointer (kept by node " + f.ownerNode() + ")";
+        }
+        if (r instanceof SlaveRequest.WinLock l) {
+            return "MPI_Win_lock(" + (l.exclusive() ? "exclusive" : "shared") + ", rank " + l.target() + ", window "
+                    + l.winId() + ")";
+        }
+        if (r instanceof SlaveRequest.WinUnlock u) {
+            return "MPI_Win_unlock(rank " + u.target() + ", window " + u.winId() + ")";
         }
         if (r instanceof SlaveRequest.Probe p) {
             return "MPI_Probe(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + commName(p.commId()) + ")";

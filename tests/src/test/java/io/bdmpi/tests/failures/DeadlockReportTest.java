@@ -49,6 +49,14 @@ class DeadlockReportTest {
         }
     }
 
+    /** A rank waiting for a window lock is parked, and the report names the lock and its holder. */
+    @Test
+    void windowLockHeldByARankThatWaitsForever() {
+        String report = run("lock", 3, 1);
+        expect(report, "rank 0: .*receive\\(source=1, tag=14, comm=COMM_WORLD\\)");
+        expect(report, "rank 1: waiting for MPI_Win_lock\\(rank 0 of window \\d+, held by rank 0 \\(exclusive\\)\\)");
+    }
+
     /** Over nodes the masters report a deadlock only when every node is blocked and no message is in flight. */
     @Test
     void cycleOfReceivesOverTwoNodes() {

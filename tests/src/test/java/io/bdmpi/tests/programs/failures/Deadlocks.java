@@ -2,6 +2,7 @@ package io.bdmpi.tests.programs.failures;
 
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Win;
 
 /**
  * Three kinds of deadlock the runtime must report (each rank's pending call) instead of hanging.
@@ -11,7 +12,9 @@ import mpi.MPIException;
  * <ul>
  *   <li>{@code recv}: rank 0 receives (tag 11) from rank 1, which never sends; the others finalize;</li>
  *   <li>{@code skip}: every rank but the last calls a barrier; the last one receives (tag 12) from rank 0 instead;</li>
- *   <li>{@code cycle}: every rank receives (tag 13) from the next one, nobody sends.</li>
+ *   <li>{@code cycle}: every rank receives (tag 13) from the next one, nobody sends;</li>
+ *   <li>{@code lock}: rank 0 locks rank 0's part of a window exclusively and receives (tag 14) from
+ *       rank 1, which asks for the same lock instead of sending; the others finalize.</li>
  * </ul>
  */
 public final class Deadlocks {
@@ -46,6 +49,22 @@ public final class Deadlocks {
                 blocking(rank);
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, (rank + 1) % size, 13);
                 System.out.println("UNEXPECTED: rank " + rank + " received a message nobody sent");
+            }
+            case "lock" -> {
+                Win win = new Win(rank == 0 ? 1 : 0, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newIntBuffer(0),
+                        Win.FLAVOR_PRIVATE);
+                if (rank == 0) {
+                    win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                    MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, 1, 15);
+                    blocking(rank);
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 1, 14);
+                    System.out.println("UNEXPECTED: rank 0 received a message nobody sent");
+                } else if (rank == 1) {
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 15);
+                    blocking(rank);
+                    win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                    System.out.println("UNEXPECTED: rank 1 got a lock rank 0 holds");
+                }
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
