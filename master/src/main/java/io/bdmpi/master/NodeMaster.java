@@ -1,11 +1,5 @@
 package io.bdmpi.master;
 
-import com.lmax.disruptor.BlockingWaitStrategy;
-import com.lmax.disruptor.EventTranslatorOneArg;
-import com.lmax.disruptor.ExceptionHandler;
-import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.dsl.Disruptor;
-import com.lmax.disruptor.dsl.ProducerType;
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
 import io.bdmpi.master.config.MasterContext;
@@ -28,15 +22,14 @@ import io.bdmpi.master.scheduler.MostResidentPolicy;
 import io.bdmpi.master.scheduler.ResumePolicy;
 import io.bdmpi.master.scheduler.RunningController;
 import io.bdmpi.master.scheduler.Scheduler;
+import io.bdmpi.master.scheduler.SchedulerThread;
 import io.bdmpi.master.session.SlaveSession;
 import io.bdmpi.master.slaveio.ProcessSignals;
-import io.bdmpi.master.slaveio.SlaveConnection;
 import io.bdmpi.master.slaveio.SlaveIo;
 import io.bdmpi.master.slaveio.SlaveLauncher;
 import io.bdmpi.master.slaveio.WorkDirectory;
 import io.bdmpi.master.store.ChronicleMessageStore;
 import io.bdmpi.master.store.MessageStore;
-import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.IOException;
@@ -62,16 +55,14 @@ import java.util.function.LongSupplier;
  * cleans up after them whatever happens.
  *
  * <pre>
- *   slave JVMs ==socket==&gt; bdmpi-slave-io ---+
- *   process reaper (exit of a slave) ------+--&gt; ring (Disruptor) --&gt; bdmpi-scheduler (owns all state)
- *   shutdown hook (SIGINT/SIGTERM) --------+                            |
- *   slave JVMs &lt;==socket== replies (the go-signal) -------------------+
+ *   slave JVMs ==socket (polled by the scheduler thread)==========&gt; bdmpi-scheduler (owns all state)
+ *   process reaper (exit of a slave) ---+                                ^   |
+ *   shutdown hook (SIGINT/SIGTERM) -----+--&gt; ring (Disruptor) ---------+   |
+ *   slave JVMs &lt;==socket== replies (the go-signal) ----------------------+
  * </pre>
  */
 public final class NodeMaster {
 
-    /** Events the ring holds; publishers wait when it is full (back-pressure on slave I/O). */
-    static final int RING_SIZE = 16 * 1024;
     /** How long to wait for killed slaves to disappear before giving up on them. */
     static final long KILL_WAIT_MS = 10_000;
     /** Period of the timer events of a master of several nodes (deadlock confirmation). */
@@ -79,7 +70,6 @@ public final class NodeMaster {
     /** Exit code when the launcher itself was told to stop (SIGINT, SIGTERM). */
     static final int EXIT_STOPPED = 143;
 
-    private static final EventTranslatorOneArg<EventSlot, MasterEvent> PUBLISH = (slot, seq, event) -> slot.event = event;
     private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested("bdmpiexec was stopped by a signal",
             EXIT_STOPPED);
 
@@ -98,11 +88,6 @@ public final class NodeMaster {
         this.context = context;
     }
 
-    /** A ring slot; the scheduler clears it after use so a big payload does not stay reachable. */
-    private static final class EventSlot {
-        MasterEvent event;
-    }
-
     /**
      * Runs the job to its end and cleans up after it (no slave left running, work directory
      * removed), whatever happens. Prints a one-line reason to stderr when the job fails. With
@@ -117,7 +102,7 @@ public final class NodeMaster {
             stopRequested = true;
             Attempt attempt = current;
             if (attempt != null && !attempt.outcome.isDone()) {
-                attempt.ring.publishEvent(PUBLISH, STOPPED_BY_SIGNAL);
+                attempt.publish(STOPPED_BY_SIGNAL);
                 awaitQuietly(cleanedUp);
             }
         }, "bdmpi-shutdown");
@@ -240,9 +225,7 @@ public final class NodeMaster {
     private final class Attempt implements AutoCloseable {
         final CompletableFuture<JobOutcome> outcome = new CompletableFuture<>();
         final List<Process> processes = new ArrayList<>();
-        final Disruptor<EventSlot> disruptor = new Disruptor<>(EventSlot::new, RING_SIZE, r -> daemon(r, "bdmpi-scheduler"),
-                ProducerType.MULTI, new BlockingWaitStrategy());
-        final RingBuffer<EventSlot> ring = disruptor.getRingBuffer();
+        final SchedulerThread schedulerThread = new SchedulerThread(outcome);
         final int number;
         final Checkpointing checkpointing;
         final long startNs = System.nanoTime();
@@ -266,7 +249,7 @@ public final class NodeMaster {
                        ExecutorService fileDeleter, ScheduledExecutorService ticker)
                 throws IOException, InterruptedException, ExecutionException {
             current = this;
-            io = new SlaveIo(workDir.socket(), new SlaveEvents());
+            io = new SlaveIo(workDir.socket(), schedulerThread);
             SlaveSession[] sessions = spawn(workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             workDir.slavesStarted(pids);
@@ -286,7 +269,7 @@ public final class NodeMaster {
             };
             if (internode != null) {
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
-                        event -> ring.publishEvent(PUBLISH, event), deleteSpillFile);
+                        this::publish, deleteSpillFile);
             }
             if (context.offHeapMessages()) {
                 messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
@@ -309,28 +292,18 @@ public final class NodeMaster {
                         scheduler.startNs());
                 scheduler.recordTimeline(timeline);
             }
-            disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
-                MasterEvent event = slot.event;
-                slot.event = null;
-                scheduler.onEvent(event);
-                if (endOfBatch) {
-                    scheduler.onEndOfBatch();
-                }
-            });
-            disruptor.setDefaultExceptionHandler(new FailJob(outcome));
-            disruptor.start();
+            schedulerThread.start(io, scheduler);
             started = true;
             if (stopRequested) {
-                ring.publishEvent(PUBLISH, STOPPED_BY_SIGNAL);
+                publish(STOPPED_BY_SIGNAL);
             }
             if (link != null) {
                 link.startReceiving();
             }
             if (link != null || context.quantumSeconds() > 0) {
-                ticker.scheduleAtFixedRate(() -> ring.publishEvent(PUBLISH, new MasterEvent.Tick()), TICK_MS, TICK_MS,
+                ticker.scheduleAtFixedRate(() -> publish(new MasterEvent.Tick()), TICK_MS, TICK_MS,
                         TimeUnit.MILLISECONDS);
             }
-            io.start();
             if (runningAuto) {
                 memory = new MemorySampler(pids, placement.ranksOn(node), spillDir, cgroup == null ? 0 : cgroup.limitBytes(),
                         sample -> publish(new MasterEvent.MemorySampled(sample))).start();
@@ -344,9 +317,9 @@ public final class NodeMaster {
                 MemoryCgroup limit = cgroup;
                 processes.get(i).onExit().thenAccept(p -> {
                     if (limit != null) {
-                        reportOomKill(limit, r, p, event -> ring.publishEvent(PUBLISH, event));
+                        reportOomKill(limit, r, p, this::publish);
                     }
-                    ring.publishEvent(PUBLISH, new MasterEvent.ProcessExited(r, p.exitValue()));
+                    publish(new MasterEvent.ProcessExited(r, p.exitValue()));
                 });
             }
             JobOutcome result = outcome.get();
@@ -354,30 +327,12 @@ public final class NodeMaster {
                 link.announce(result);
             }
             killAll(processes);
-            stats = requestStats(ring);
+            stats = requestStats(schedulerThread);
             return result;
         }
 
         void publish(MasterEvent event) {
-            ring.publishEvent(PUBLISH, event);
-        }
-
-        /** What the slave-io thread sees, as events on the ring. */
-        private final class SlaveEvents implements SlaveIo.Listener {
-            @Override
-            public void requestArrived(SlaveConnection connection, SlaveRequest request) {
-                publish(new MasterEvent.RequestArrived(connection, request));
-            }
-
-            @Override
-            public void connectionLost(SlaveConnection connection, String reason) {
-                publish(new MasterEvent.ConnectionLost(connection, reason));
-            }
-
-            @Override
-            public void stop(String reason) {
-                publish(new MasterEvent.StopRequested(reason, 1));
-            }
+            schedulerThread.publish(event);
         }
 
         /** Ends the slaves and the threads of this attempt (once; again does nothing); the timeline stays for the outputs. */
@@ -385,7 +340,7 @@ public final class NodeMaster {
         public void close() {
             killAll(processes);
             if (started) {
-                disruptor.halt();
+                schedulerThread.close();
                 started = false;
             }
             closeQuietly(progress);
@@ -478,9 +433,9 @@ public final class NodeMaster {
         }
     }
 
-    private static JobStats requestStats(RingBuffer<EventSlot> ring) {
+    private static JobStats requestStats(SchedulerThread schedulerThread) {
         CompletableFuture<JobStats> f = new CompletableFuture<>();
-        ring.publishEvent(PUBLISH, new MasterEvent.StatsRequested(f));
+        schedulerThread.publish(new MasterEvent.StatsRequested(f));
         try {
             return f.get(5, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
@@ -556,24 +511,4 @@ public final class NodeMaster {
                 System.err.println("bdmpiexec: while cleaning up: " + e);
             }
         }
-    }
-
-    /** A scheduler that throws would leave the job hanging: fail it instead. */
-    private record FailJob(CompletableFuture<JobOutcome> outcome) implements ExceptionHandler<EventSlot> {
-        @Override
-        public void handleEventException(Throwable ex, long sequence, EventSlot event) {
-            ex.printStackTrace();
-            outcome.complete(JobOutcome.failed(1, "internal error in the master scheduler: " + ex));
-        }
-
-        @Override
-        public void handleOnStartException(Throwable ex) {
-            outcome.complete(JobOutcome.failed(1, "master scheduler failed to start: " + ex));
-        }
-
-        @Override
-        public void handleOnShutdownException(Throwable ex) {
-            // Shutting down already.
-        }
-    }
-}
+    }}

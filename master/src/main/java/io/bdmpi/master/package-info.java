@@ -25,17 +25,17 @@
  *
  * <h2>Threads, and who owns what (the single-writer rule)</h2>
  * <ul>
- *   <li><b>bdmpi-scheduler</b>, the one handler of the LMAX Disruptor ring: owns all master state,
- *       without locks: the slaves' {@code SlaveSession}s (states, mailboxes, accounts), the
- *       communicators and collectives in progress, the shared spill files, the MPI-IO shared file
- *       pointers its node keeps, the message store, the
- *       checkpoints, {@code -nr auto}'s {@code RunningController}, the deadlock detection over nodes
- *       and the timeline's recording. It writes the replies on the slaves' sockets itself. Every
- *       other thread talks to it only by publishing a {@code MasterEvent} to the ring.</li>
- *   <li><b>bdmpi-slave-io</b>, a selector: accepts slave connections, reads and decodes requests
- *       ({@code RequestArrived}), reports lost connections and protocol errors, and finishes replies
- *       the socket did not take at once (the only state it shares with the scheduler thread: the
- *       unsent rest of a reply, under that connection's lock). It owns no master state.</li>
+ *   <li><b>bdmpi-scheduler</b> ({@code SchedulerThread}): owns all master state, without locks: the
+ *       slaves' {@code SlaveSession}s (states, mailboxes, accounts), the communicators and
+ *       collectives in progress, the shared spill files, the MPI-IO
+ *       shared file pointers its node keeps, the message store, the checkpoints,
+ *       {@code -nr auto}'s {@code RunningController}, the deadlock detection over nodes and the
+ *       timeline's recording. It also owns the slaves' sockets ({@code SlaveIo}): it waits in their
+ *       selector, accepts connections, reads and decodes requests and handles each at once, and
+ *       writes the replies (finishing those the socket did not take whole when it is writable
+ *       again), so a slave switch involves no other thread. Every other thread talks to it only by
+ *       publishing a {@code MasterEvent} to its LMAX Disruptor ring, whose publication wakes the
+ *       selector.</li>
  *   <li><b>process reapers</b> (the JDK's {@code Process.onExit}): a slave's exit
  *       ({@code ProcessExited}, and before it an OOM kill's {@code StopRequested}).</li>
  *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of

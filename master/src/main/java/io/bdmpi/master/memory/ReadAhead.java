@@ -24,7 +24,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Only the latest offer counts, and only once it has stood for {@link #SETTLE_MS}. A read that
  * would not fit the memory left to the job (see NodeMaster's freeMemory) is skipped: it would
- * evict the running slaves' data.
+ * evict the running slaves' data. An offer wakes this thread only when it waits for one: fast
+ * switches (a ping-pong at {@code -nr 1} names a slave at every switch) must not wake a thread
+ * each time, as that wake-up costs as much as the switch itself.
  */
 public final class ReadAhead implements AutoCloseable {
 
@@ -39,6 +41,8 @@ public final class ReadAhead implements AutoCloseable {
     private final LongSupplier freeBytes;
     private final AtomicReference<Offer> offered = new AtomicReference<>();
     private final Thread thread;
+    /** The thread is parked until an offer comes (not settling one). */
+    private volatile boolean idle;
     private volatile boolean stopped;
 
     /**
@@ -65,21 +69,31 @@ public final class ReadAhead implements AutoCloseable {
      */
     public void offer(int worldRank, List<Payload> spilled) {
         offered.set(new Offer(worldRank, List.copyOf(spilled)));
-        LockSupport.unpark(thread);
+        if (idle) {
+            LockSupport.unpark(thread);
+        }
     }
 
     private void loop() {
         while (!stopped) {
             Offer offer = offered.getAndSet(null);
             if (offer == null) {
-                LockSupport.park(this);
+                idle = true;
+                if (offered.get() == null && !stopped) { // an offer made before idle was set did not unpark
+                    LockSupport.park(this);
+                }
+                idle = false;
                 continue;
             }
             // A slave resumed only to make its next blocking call parks again within
             // milliseconds, and its successor is offered at once: only an offer that stands
             // for a while is worth a read (else every slave would be read in at every such
             // round, evicting what the others need, e.g. their messages).
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(SETTLE_MS));
+            long settled = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MS);
+            long left;
+            while (!stopped && (left = settled - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(this, left);
+            }
             if (stopped || offered.get() != null) {
                 continue;
             }

@@ -13,11 +13,11 @@ import java.util.concurrent.CompletableFuture;
 /** Everything the scheduler thread reacts to; published to its ring by the other threads. */
 public sealed interface MasterEvent {
 
-    /** A decoded request from a slave's socket (slave-io thread). */
+    /** A decoded request from a slave's socket (read on the scheduler thread itself, see SchedulerThread). */
     record RequestArrived(SlaveConnection connection, SlaveRequest request) implements MasterEvent {
     }
 
-    /** A slave's socket closed or failed (slave-io thread). */
+    /** A slave's socket closed or failed (seen on the scheduler thread itself). */
     record ConnectionLost(SlaveConnection connection, String reason) implements MasterEvent {
     }
 

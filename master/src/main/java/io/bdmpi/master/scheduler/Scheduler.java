@@ -950,19 +950,33 @@ public final class Scheduler {
      * run) null.
      */
     private List<String> idlePending() {
+        // Called at the end of every batch: say "not idle" without a pass over the slaves when a
+        // slave waits for a slot (it is neither blocked nor polling in vain), and without
+        // describing anyone's call until every slave is known to be idle (one description per
+        // blocked slave at every switch made a collective's cost per member grow with S).
+        if (!runnable.isEmpty()) {
+            return null;
+        }
         long now = clockNs.getAsLong();
+        for (SlaveSession s : slaves) {
+            if (runsOrMayRun(s) && !pollsInVain(s, now)) {
+                return null;
+            }
+        }
         List<String> pending = new ArrayList<>();
         for (SlaveSession s : slaves) {
             if (s.state.isBlocked()) {
                 pending.add("rank " + s.worldRank + ": " + pendingCall(s));
-            } else if (s.state == SlaveState.STARTING || s.state == SlaveState.RUNNING || s.state == SlaveState.RUNNABLE) {
-                if (!pollsInVain(s, now)) {
-                    return null;
-                }
+            } else if (runsOrMayRun(s)) {
                 pending.add("rank " + s.worldRank + ": " + describePoll(s));
             }
         }
         return pending;
+    }
+
+    /** Whether a slave is started, running or waits for a slot (not blocked, finalized or gone). */
+    private static boolean runsOrMayRun(SlaveSession s) {
+        return s.state == SlaveState.STARTING || s.state == SlaveState.RUNNING || s.state == SlaveState.RUNNABLE;
     }
 
     private boolean pollsInVain(SlaveSession s, long now) {

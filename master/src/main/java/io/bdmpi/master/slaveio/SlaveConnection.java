@@ -8,10 +8,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
- * One slave's socket, as the master sees it. The slave-io thread reads it; the scheduler thread
- * writes replies with {@link #send}. A slave waits for each reply before it asks anything that is
- * replied, so at most one reply is ever in flight per connection: a reply the socket cannot take at
- * once is finished by the slave-io thread, and nothing can overtake it.
+ * One slave's socket, as the master sees it; confined to the scheduler thread, which reads it
+ * through {@link SlaveIo#poll} and writes replies with {@link #send}. A slave waits for each reply
+ * before it asks anything that is replied, so at most one reply is ever in flight per connection:
+ * a reply the socket cannot take at once is finished when the socket is writable again, and
+ * nothing can overtake it.
  */
 public class SlaveConnection {
 
@@ -24,14 +25,13 @@ public class SlaveConnection {
 
     private final SocketChannel channel;
     private final SlaveIo io;
-    /** Bytes read but not yet decoded; slave-io thread only. */
+    /** Bytes read but not yet decoded. */
     ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024).order(ProtocolCodec.ORDER);
-    /** Scheduler thread only. */
     private ByteBuffer out = ByteBuffer.allocateDirect(16 * 1024).order(ProtocolCodec.ORDER);
-    /** Rest of a reply the socket did not take; guarded by this. */
+    /** Rest of a reply the socket did not take. */
     private ByteBuffer unsent;
     /** The world rank of the slave this connection belongs to, once it said hello; -1 before. */
-    private volatile int worldRank = -1;
+    private int worldRank = -1;
 
     /** Made by {@link SlaveIo} for each accepted socket (and by tests, with no socket). */
     protected SlaveConnection(SocketChannel channel, SlaveIo io) {
@@ -43,12 +43,12 @@ public class SlaveConnection {
         return channel;
     }
 
-    /** The world rank of the slave this connection belongs to, once it said hello, else -1; scheduler thread. */
+    /** The world rank of the slave this connection belongs to, once it said hello, else -1. */
     public int worldRank() {
         return worldRank;
     }
 
-    /** The slave of {@code rank} said hello on this connection; scheduler thread. */
+    /** The slave of {@code rank} said hello on this connection. */
     public void attach(int rank) {
         worldRank = rank;
     }
@@ -62,25 +62,23 @@ public class SlaveConnection {
         out.clear();
         ProtocolCodec.encode(reply, out);
         out.flip();
-        synchronized (this) {
-            try {
-                channel.write(out);
-            } catch (IOException e) {
-                return; // The slave died; its process exit is reported separately.
-            }
-            if (out.hasRemaining()) {
-                unsent = ByteBuffer.allocate(out.remaining()).put(out).flip();
-                io.finishLater(this);
-            }
+        try {
+            channel.write(out);
+        } catch (IOException e) {
+            return; // The slave died; its process exit is reported separately.
+        }
+        if (out.hasRemaining()) {
+            unsent = ByteBuffer.allocate(out.remaining()).put(out).flip();
+            io.finishLater(this);
         }
     }
 
     /**
-     * Writes what is left of a reply; slave-io thread.
+     * Writes what is left of a reply, once the socket is writable again.
      *
      * @return true when nothing is left
      */
-    synchronized boolean writeUnsent() throws IOException {
+    boolean writeUnsent() throws IOException {
         if (unsent != null) {
             channel.write(unsent);
             if (unsent.hasRemaining()) {

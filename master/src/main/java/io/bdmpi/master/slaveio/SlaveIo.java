@@ -15,16 +15,23 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The slave-io thread: accepts slave connections on the master's Unix-domain socket, reads and
- * decodes their requests and publishes them to the scheduler, and finishes replies the scheduler
- * could not write at once. It owns no master state.
+ * The slaves' sockets, without a thread of their own: the thread that {@linkplain #poll polls}
+ * them (the scheduler thread) accepts slave connections on the master's Unix-domain socket, reads
+ * and decodes their requests, hands them to the {@link Listener} at once, and finishes replies the
+ * socket did not take whole. A request thus reaches the scheduler without a hand-off between
+ * threads, and a reply leaves on the thread that decided it: a slave switch costs one wake-up of
+ * the master and one of the slave that resumes, as a plain socket round trip does.
+ *
+ * <p>Confined to the polling thread, except {@link #wakeup}, which other threads call to end a
+ * poll early when they have published something for that thread.
  */
 public final class SlaveIo implements AutoCloseable {
 
-    /** Where what happens on the slaves' sockets goes: the scheduler's ring. Called on the slave-io thread. */
+    /** Where what happens on the slaves' sockets goes: the scheduler. Called on the polling thread. */
     public interface Listener {
         /** A slave's request arrived, decoded. */
         void requestArrived(SlaveConnection connection, SlaveRequest request);
@@ -36,13 +43,15 @@ public final class SlaveIo implements AutoCloseable {
         void stop(String reason);
     }
 
+    /** {@link #poll} timeout: wait until a socket is ready or {@link #wakeup} is called. */
+    public static final long UNTIL_READY = -1;
+
     private final Path socketPath;
     private final Listener listener;
     private final Selector selector;
     private final ServerSocketChannel server;
-    private final ConcurrentLinkedQueue<SlaveConnection> toFinish = new ConcurrentLinkedQueue<>();
-    private final Thread thread;
-    private volatile boolean stopped;
+    /** The selector failed: the job is stopping, and polls only wait (for the rest of the events). */
+    private boolean failed;
 
     public SlaveIo(Path socketPath, Listener listener) throws IOException {
         this.socketPath = socketPath;
@@ -59,60 +68,62 @@ public final class SlaveIo implements AutoCloseable {
             throw e;
         }
         this.server = s;
-        this.thread = new Thread(this::loop, "bdmpi-slave-io");
-        thread.setDaemon(true);
     }
 
-    public SlaveIo start() {
-        thread.start();
-        return this;
-    }
-
-    /** Called by a connection whose reply did not fit the socket: finish it when writable. */
-    void finishLater(SlaveConnection c) {
-        toFinish.add(c);
-        selector.wakeup();
-    }
-
-    private void loop() {
+    /**
+     * Handles what the sockets have ready, waiting for something first up to {@code timeoutMs}
+     * (0: not at all; {@link #UNTIL_READY}: until a socket is ready or {@link #wakeup}).
+     *
+     * @return whether any socket was ready
+     */
+    public boolean poll(long timeoutMs) {
+        if (failed) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(timeoutMs == 0 ? 0 : 1));
+            return false;
+        }
         try {
-            while (!stopped) {
-                selector.select();
-                registerUnfinishedWrites();
-                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-                while (it.hasNext()) {
-                    SelectionKey key = it.next();
-                    it.remove();
-                    if (!key.isValid()) {
+            int ready = timeoutMs == 0 ? selector.selectNow()
+                    : selector.select(timeoutMs == UNTIL_READY ? 0 : timeoutMs);
+            if (ready == 0) {
+                return false;
+            }
+            Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+            while (it.hasNext()) {
+                SelectionKey key = it.next();
+                it.remove();
+                if (!key.isValid()) {
+                    continue;
+                }
+                if (key.isAcceptable()) {
+                    accept();
+                } else {
+                    SlaveConnection c = (SlaveConnection) key.attachment();
+                    if (key.isWritable() && !finishWrite(key, c)) {
                         continue;
                     }
-                    if (key.isAcceptable()) {
-                        accept();
-                    } else {
-                        SlaveConnection c = (SlaveConnection) key.attachment();
-                        if (key.isWritable() && !finishWrite(key, c)) {
-                            continue;
-                        }
-                        if (key.isReadable()) {
-                            read(key, c);
-                        }
+                    if (key.isReadable()) {
+                        read(key, c);
                     }
                 }
             }
+            return true;
         } catch (IOException | RuntimeException e) {
-            if (!stopped) {
-                listener.stop("master I/O failed: " + e);
-            }
+            failed = true;
+            listener.stop("master I/O failed: " + e);
+            return false;
         }
     }
 
-    private void registerUnfinishedWrites() {
-        SlaveConnection c;
-        while ((c = toFinish.poll()) != null) {
-            SelectionKey key = c.channel().keyFor(selector);
-            if (key != null && key.isValid()) {
-                key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-            }
+    /** Ends the current or next {@link #poll} early; any thread. */
+    public void wakeup() {
+        selector.wakeup();
+    }
+
+    /** Called by a connection whose reply did not fit the socket: finish it when writable; polling thread. */
+    void finishLater(SlaveConnection c) {
+        SelectionKey key = c.channel().keyFor(selector);
+        if (key != null && key.isValid()) {
+            key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
         }
     }
 
@@ -187,15 +198,9 @@ public final class SlaveIo implements AutoCloseable {
         listener.connectionLost(c, reason);
     }
 
+    /** Closes every socket; call once the polling thread has stopped polling. */
     @Override
     public void close() {
-        stopped = true;
-        selector.wakeup();
-        try {
-            thread.join(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
         for (SelectionKey key : selector.keys()) {
             try {
                 key.channel().close();

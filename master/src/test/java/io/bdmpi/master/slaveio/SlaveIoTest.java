@@ -21,10 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-/** The slave-io thread over a real Unix-domain socket. */
+/** The slaves' sockets over a real Unix-domain socket, polled by the test's thread as the scheduler thread polls them. */
 class SlaveIoTest {
 
-    /** What the slave-io thread reported, as the master's ring would get it. */
+    /** What a poll reported, as the scheduler would get it. */
     private interface Event {
     }
 
@@ -65,25 +65,25 @@ class SlaveIoTest {
     void aSlaveGoneInTheMiddleOfAReplyLosesOnlyItsConnection() throws Exception {
         BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         Path socket = dir.resolve("master.sock");
-        try (SlaveIo io = new SlaveIo(socket, new Recorder(events)).start()) {
+        try (SlaveIo io = new SlaveIo(socket, new Recorder(events))) {
             SocketChannel dying = connectAndSayHello(socket, 0);
             SocketChannel other = connectAndSayHello(socket, 1);
-            SlaveConnection toDying = arrivedFrom(events, 0);
-            arrivedFrom(events, 1);
+            SlaveConnection toDying = arrivedFrom(io, events, 0);
+            arrivedFrom(io, events, 1);
 
             ByteBuffer big = ByteBuffer.allocate(64 << 20);
             toDying.send(new MasterReply.Deliveries(List.of(new MasterReply.Delivery(1, 0, 0, new Payload.Inline(big)))));
-            // Let the I/O thread wait to write the rest, so the close makes the connection writable
+            // Let the poll wait to write the rest, so the close makes the connection writable
             // (EPIPE) and readable (EOF) at once, as when the kernel kills a slave mid-reply.
-            Thread.sleep(300);
+            io.poll(300);
             dying.close();
 
-            Event lost = events.poll(10, TimeUnit.SECONDS);
+            Event lost = next(io, events, 10_000);
             assertInstanceOf(ConnectionLost.class, lost, "expected the dying slave's connection to be lost");
-            assertNull(events.poll(300, TimeUnit.MILLISECONDS), "nothing else should happen, in particular no stop");
+            assertNull(next(io, events, 300), "nothing else should happen, in particular no stop");
 
             write(other, new SlaveRequest.Hello(1, 1001));
-            assertNotNull(arrivedFrom(events, 1), "the other slave is still served");
+            assertNotNull(arrivedFrom(io, events, 1), "the other slave is still served");
             other.close();
         }
     }
@@ -104,8 +104,21 @@ class SlaveIoTest {
         }
     }
 
-    private static SlaveConnection arrivedFrom(BlockingQueue<Event> events, int rank) throws InterruptedException {
-        Event e = events.poll(10, TimeUnit.SECONDS);
+    /** Polls until an event comes or {@code timeoutMs} have passed; null: none came. */
+    private static Event next(SlaveIo io, BlockingQueue<Event> events, long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (events.isEmpty()) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                return null;
+            }
+            io.poll(left);
+        }
+        return events.poll();
+    }
+
+    private static SlaveConnection arrivedFrom(SlaveIo io, BlockingQueue<Event> events, int rank) {
+        Event e = next(io, events, 10_000);
         RequestArrived arrived = assertInstanceOf(RequestArrived.class, e);
         SlaveRequest.Hello hello = assertInstanceOf(SlaveRequest.Hello.class, arrived.request());
         if (hello.worldRank() != rank) {

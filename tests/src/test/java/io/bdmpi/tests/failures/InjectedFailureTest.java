@@ -57,7 +57,23 @@ class InjectedFailureTest {
         "abort   ; parked-collective ; 7   ; ",
     })
     void failureEndsTheJobAndSaysWhy(String mode, String where, int exitCode, String lastCall) {
-        failureEndsTheJob(1, RANKS, mode, where, exitCode, lastCall);
+        failureEndsTheJob(1, RANKS, RANKS, mode, where, exitCode, lastCall);
+    }
+
+    /**
+     * The victim dies in the middle of a ping-pong at {@code -nr 1} and {@code -nr 2}: thousands of
+     * slave switches a second on the master's fast path, the victim parked in its receive or
+     * running between two messages. Its last call is the receive or the send of the ping-pong.
+     */
+    @ParameterizedTest(name = "-nr {0}: {1} during a ping-pong")
+    @CsvSource(delimiter = ';', value = {
+        "1 ; sigkill ; 1",
+        "1 ; exit    ; 1",
+        "2 ; sigkill ; 1",
+        "2 ; abort   ; 7",
+    })
+    void failureDuringFastSwitchesEndsTheJobAndSaysWhy(int running, String mode, int exitCode) {
+        failureEndsTheJob(1, RANKS, running, mode, "pingpong", exitCode, "(MPI_Send\\(dest=0|receive\\(source=0), tag=9");
     }
 
     /** One rank per node ({@code -nn 3}): the victim's node says why, the other two stop quietly. */
@@ -71,11 +87,12 @@ class InjectedFailureTest {
         "abort   ; running           ; 7   ; ",
     })
     void failureOnOneNodeEndsTheJobAndSaysWhy(String mode, String where, int exitCode, String lastCall) {
-        failureEndsTheJob(RANKS, 1, mode, where, exitCode, lastCall);
+        failureEndsTheJob(RANKS, 1, 1, mode, where, exitCode, lastCall);
     }
 
-    private static void failureEndsTheJob(int nodes, int perNode, String mode, String where, int exitCode, String lastCall) {
-        JobRunner job = JobRunner.job(Inject.class).nodes(nodes).ranks(perNode).running(perNode).inlineMax(4096)
+    private static void failureEndsTheJob(int nodes, int perNode, int running, String mode, String where, int exitCode,
+                                          String lastCall) {
+        JobRunner job = JobRunner.job(Inject.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
                 .args(mode, where, VICTIM).timeout(Duration.ofSeconds(60));
         if (mode.equals("oom")) {
             job.options("--slave-jvm-opts", "-Xmx48m");

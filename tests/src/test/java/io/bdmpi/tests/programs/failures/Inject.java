@@ -32,7 +32,10 @@ import java.util.List;
  *   <li>{@code parked-recv}: the victim itself is parked in a receive nobody answers, and another
  *       of its threads fails (not for {@code throw}: an exception in another thread ends nothing);
  *       the others compute;</li>
- *   <li>{@code parked-collective}: likewise, the victim parked in a barrier the others never join.</li>
+ *   <li>{@code parked-collective}: likewise, the victim parked in a barrier the others never join;</li>
+ *   <li>{@code pingpong}: the victim and rank 0 (rank 1 if the victim is 0) send a small message back
+ *       and forth without end, a slave switch per message under {@code -nr 1}, until another thread
+ *       of the victim fails; the others compute.</li>
  * </ul>
  */
 public final class Inject {
@@ -40,6 +43,7 @@ public final class Inject {
     private static final long FOREVER_MS = 600_000;
     /** How long the victim's failing thread waits for its main thread to be parked. */
     private static final long PARK_MS = 400;
+    private static final int PING_TAG = 9;
 
     private Inject() {
     }
@@ -60,11 +64,18 @@ public final class Inject {
         }
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
+        int partner = victim == 0 ? 1 : 0;
         MPI.COMM_WORLD.barrier();
         System.out.println("Inject rank " + rank + " started");
         if (!isVictim) {
             switch (where) {
                 case "running", "parked-recv", "parked-collective" -> Thread.sleep(FOREVER_MS);
+                case "pingpong" -> {
+                    if (rank == partner) {
+                        pingPong(victim, true);
+                    }
+                    Thread.sleep(FOREVER_MS);
+                }
                 case "recv" -> {
                     MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, victim, 5);
                     unexpected("received from the victim");
@@ -96,12 +107,28 @@ public final class Inject {
                 MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, (rank + 1) % MPI.COMM_WORLD.getSize(), 6);
                 unexpected("received a message nobody sent");
             }
+            case "pingpong" -> {
+                failLater(mode, where, rank);
+                pingPong(partner, false);
+            }
             case "parked-collective" -> {
                 failLater(mode, where, rank);
                 MPI.COMM_WORLD.barrier();
                 unexpected("passed a barrier nobody else joined");
             }
             default -> throw new IllegalArgumentException("unknown WHERE " + where);
+        }
+    }
+
+    /** Sends a small message to {@code other} and receives it back (or the other way round), without end. */
+    private static void pingPong(int other, boolean sendFirst) throws Exception {
+        byte[] message = new byte[8];
+        if (sendFirst) {
+            MPI.COMM_WORLD.send(message, message.length, MPI.BYTE, other, PING_TAG);
+        }
+        while (true) {
+            MPI.COMM_WORLD.recv(message, message.length, MPI.BYTE, other, PING_TAG);
+            MPI.COMM_WORLD.send(message, message.length, MPI.BYTE, other, PING_TAG);
         }
     }
 
