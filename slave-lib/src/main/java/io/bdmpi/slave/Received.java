@@ -49,8 +49,9 @@ public final class Received implements Completed {
 
     /**
      * The message's bytes, position 0 to limit = length, in native byte order. For a spilled
-     * message the buffer is the runtime's staging area: valid only until the next {@code data()}
-     * call of any message of this slave, or its next request to the master. May be called once.
+     * message the buffer is a read-only mapping of its file (whose name is gone already): valid
+     * only until the next {@code data()} call of any message of this slave, or its next request to
+     * the master, which unmap it. May be called once.
      */
     public ByteBuffer data() throws SpillException {
         if (consumed) {

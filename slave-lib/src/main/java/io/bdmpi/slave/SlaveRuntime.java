@@ -19,6 +19,7 @@ import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +50,8 @@ public final class SlaveRuntime implements AutoCloseable {
     private ByteBuffer in = ByteBuffer.allocateDirect(INITIAL_BUFFER).order(ProtocolCodec.ORDER);
     private ByteBuffer staging = ByteBuffer.allocateDirect(0);
     private ByteBuffer packing = ByteBuffer.allocateDirect(0);
+    /** The mapping of the spilled message last received (its file is deleted already); null when none. */
+    private MappedByteBuffer received;
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
     /** This rank's off-heap arrays, made on first use. */
@@ -298,6 +301,7 @@ public final class SlaveRuntime implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        releaseReceived();
         parkWatch.close();
         channel.close();
     }
@@ -310,8 +314,17 @@ public final class SlaveRuntime implements AutoCloseable {
             throw tooLarge(s.length());
         }
         synchronized (this) {
-            spill.readAndDelete(s.fileName(), s.length(), staging(s.length()));
-            return staging.flip().duplicate().order(ByteOrder.nativeOrder());
+            releaseReceived();
+            received = spill.mapAndDelete(s.fileName(), s.length());
+            return received.duplicate().order(ByteOrder.nativeOrder());
+        }
+    }
+
+    /** Unmaps the last spilled message {@link #readSpilled} handed out, which frees its pages. */
+    private void releaseReceived() {
+        if (received != null) {
+            Unmapper.unmap(received);
+            received = null;
         }
     }
 
@@ -443,6 +456,7 @@ public final class SlaveRuntime implements AutoCloseable {
         out = trimmed(out, INITIAL_BUFFER, ProtocolCodec.ORDER);
         packing = trimmed(packing, 0, ByteOrder.nativeOrder());
         staging = trimmed(staging, 0, ByteOrder.nativeOrder());
+        releaseReceived();
     }
 
     /** {@code buffer}, or a new one of {@code initial} bytes after freeing it when it outgrew twice the inline limit. */

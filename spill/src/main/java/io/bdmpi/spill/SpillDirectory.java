@@ -2,6 +2,7 @@ package io.bdmpi.spill;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -118,40 +119,36 @@ public final class SpillDirectory {
     }
 
     /**
-     * Reads a whole message file into {@code dest} (from its position, which advances by the file's
-     * length) and deletes the file.
+     * Maps a whole message file read-only and deletes its name. The bytes stay readable through the
+     * mapping, without a copy, until the caller unmaps it ({@link io.bdmpi.ooc.Unmapper}); then the
+     * kernel frees them. A receiver copies them once, from the page cache into its own buffer:
+     * reading the file into a buffer first would cost a second copy, and a buffer of the message's
+     * size allocated per message its zeroing and page faults too.
      *
      * @param expectedLength the length the writer announced; a file of another length is an error
-     * @throws SpillException when the file is missing, has another length, or does not fit {@code dest}
+     * @return the mapping, position 0, limit the file's length (the caller unmaps it)
+     * @throws SpillException when the file is missing or has another length (the file is deleted then too)
      */
-    public void readAndDelete(String name, long expectedLength, ByteBuffer dest) throws SpillException {
+    public MappedByteBuffer mapAndDelete(String name, long expectedLength) throws SpillException {
         Path file = dir.resolve(name);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size != expectedLength) {
                 throw new SpillException("spill file " + file + " has " + size + " bytes, expected " + expectedLength);
             }
-            if (size > dest.remaining()) {
-                throw new SpillException("spill file " + file + " of " + size + " bytes does not fit a buffer of " + dest.remaining());
+            if (size > Integer.MAX_VALUE) {
+                throw new SpillException("spill file " + file + " of " + size + " bytes exceeds the 2 GiB limit of one mapping");
             }
-            long read = 0;
-            while (read < size) {
-                int n = ch.read(dest);
-                if (n < 0) {
-                    throw new SpillException("spill file " + file + " ended after " + read + " of " + size + " bytes");
-                }
-                read += n;
-            }
+            return ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
         } catch (NoSuchFileException e) {
             throw new SpillException("spill file " + file + " is missing", e);
         } catch (SpillException e) {
-            deleteQuietly(file);
             throw e;
         } catch (IOException e) {
-            deleteQuietly(file);
             throw new SpillException("cannot read spill file " + file + ": " + e.getMessage(), e);
+        } finally {
+            deleteQuietly(file);
         }
-        deleteQuietly(file);
     }
 
     /**

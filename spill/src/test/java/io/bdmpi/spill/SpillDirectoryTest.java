@@ -1,10 +1,12 @@
 package io.bdmpi.spill;
 
+import io.bdmpi.ooc.Unmapper;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -31,10 +33,10 @@ class SpillDirectoryTest {
         String b = spill.write(data);
         assertNotEquals(a, b, "every message gets a new file");
         assertEquals(0, data.position(), "the sender's buffer is untouched");
-        ByteBuffer dest = ByteBuffer.allocate(1 << 20);
-        spill.readAndDelete(a, 1 << 20, dest);
-        assertEquals(data, dest.flip());
-        assertFalse(Files.exists(dir.resolve(a)));
+        MappedByteBuffer mapped = spill.mapAndDelete(a, 1 << 20);
+        assertFalse(Files.exists(dir.resolve(a)), "the name goes at once; the mapping keeps the bytes");
+        assertEquals(data, mapped);
+        Unmapper.unmap(mapped);
         spill.discard(b);
         assertFalse(Files.exists(dir.resolve(b)));
     }
@@ -48,9 +50,9 @@ class SpillDirectoryTest {
             w.write(ByteBuffer.wrap(new byte[] {4, 5, 6}));
             name = w.finish();
         }
-        ByteBuffer dest = ByteBuffer.allocate(6);
-        spill.readAndDelete(name, 6, dest);
-        assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6}), dest.flip());
+        MappedByteBuffer mapped = spill.mapAndDelete(name, 6);
+        assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6}), mapped);
+        Unmapper.unmap(mapped);
 
         try (SpillDirectory.Writer w = spill.newFile(6)) {
             w.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
@@ -61,14 +63,14 @@ class SpillDirectoryTest {
     }
 
     @Test
-    void shouldRefuseFilesOfTheWrongLengthOrTooBigForTheBuffer() throws Exception {
+    void shouldRefuseFilesOfTheWrongLengthAndDeleteThem() throws Exception {
         SpillDirectory spill = new SpillDirectory(dir, "r1-");
         String name = spill.write(ByteBuffer.allocate(100));
-        SpillException e = assertThrows(SpillException.class, () -> spill.readAndDelete(name, 99, ByteBuffer.allocate(100)));
+        SpillException e = assertThrows(SpillException.class, () -> spill.mapAndDelete(name, 99));
         assertTrue(e.getMessage().contains("expected 99"), e.getMessage());
-        String other = spill.write(ByteBuffer.allocate(100));
-        assertThrows(SpillException.class, () -> spill.readAndDelete(other, 100, ByteBuffer.allocate(50)));
-        assertThrows(SpillException.class, () -> spill.readAndDelete("missing", 1, ByteBuffer.allocate(1)));
+        assertFalse(Files.exists(dir.resolve(name)), "a refused file is not left behind");
+        e = assertThrows(SpillException.class, () -> spill.mapAndDelete("missing", 1));
+        assertTrue(e.getMessage().contains("missing"), e.getMessage());
     }
 
     @Test
@@ -95,8 +97,7 @@ class SpillDirectoryTest {
                 assertEquals(0, left.count(), "a partial file was left");
             }
             String name = spill.write(ByteBuffer.allocate(1000)); // the space is free again
-            ByteBuffer dest = ByteBuffer.allocate(1000);
-            spill.readAndDelete(name, 1000, dest);
+            Unmapper.unmap(spill.mapAndDelete(name, 1000));
         } finally {
             new ProcessBuilder("umount", small.toString()).inheritIO().start().waitFor();
         }
