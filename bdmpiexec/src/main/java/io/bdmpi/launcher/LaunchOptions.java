@@ -119,6 +119,10 @@ public final class LaunchOptions {
     @Option(names = "--node-master", hidden = true)
     boolean nodeMaster;
 
+    /** Set by bdmpiexec on the masters it starts: where it listens for their heartbeats ({@code HOST:PORT}). */
+    @Option(names = "--launcher", hidden = true)
+    String launcherAddress;
+
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
@@ -325,12 +329,13 @@ public final class LaunchOptions {
                 .offHeapMessages(offHeapMessages)
                 .nodeSettings(nodeSettings)
                 .statusLine(progress == null && nodes == 1 && ProgressReporter.stderrIsTerminal())
-                .progressSeconds(progress == null ? 0 : progress)
+                .progressSeconds(progress == null || nodes > 1 ? 0 : progress)
                 .traceFile(trace)
                 .reportFile(report)
                 .checkpointDir(checkpointDir)
                 .restartDir(restartDir)
-                .recoveries(recover);
+                .recoveries(recover)
+                .launcherAddress(launcherAddress);
         return ctx.conclude();
     }
 
@@ -342,7 +347,8 @@ public final class LaunchOptions {
         } catch (IllegalStateException e) {
             throw new UsageException(e.getMessage());
         }
-        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats);
+        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
+                progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress);
     }
 
     static List<String> splitJvmOptions(String opts) {

@@ -42,6 +42,8 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final CountDownLatch peersEnded;
     /** First failing exit code another node reported, 0 while none. */
     private final AtomicInteger peerFailure = new AtomicInteger();
+    /** A node bdmpiexec declared lost, -1 while none: it will never say it ended, and MPI cannot finalize with it. */
+    private final AtomicInteger lostNode = new AtomicInteger(-1);
     private boolean announced;
 
     InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, Consumer<MasterEvent> publish,
@@ -125,6 +127,24 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
             publish.accept(new MasterEvent.PeerFailed(node, exitCode));
         }
         peersEnded.countDown();
+    }
+
+    /**
+     * bdmpiexec says {@code node}'s master stopped answering (side channel thread): this node stops
+     * its slaves quietly (bdmpiexec printed why) and counts the lost node as ended.
+     */
+    void peerLost(int node) {
+        if (lostNode.compareAndSet(-1, node)) {
+            if (peerFailure.compareAndSet(0, 1)) {
+                publish.accept(new MasterEvent.PeerFailed(node, 1));
+            }
+            peersEnded.countDown();
+        }
+    }
+
+    /** Whether a node was lost: then MPI cannot finalize (it would wait for the lost master) and is aborted instead. */
+    boolean peerWasLost() {
+        return lostNode.get() >= 0;
     }
 
     @Override

@@ -9,6 +9,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
 import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.internode.Internode;
 import io.bdmpi.master.internode.Placement;
@@ -137,6 +138,9 @@ public final class NodeMaster {
                 if (internode.nodes() != context.nodes()) {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
+                if (context.launcherAddress() != null) {
+                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents());
+                }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
             SwapWarning.check(context.slavesOn(node), context.slaveJvmOptions(), context.memoryLimitBytesOn(node))
@@ -198,11 +202,12 @@ public final class NodeMaster {
             closeQuietly(cgroup);
             writeStats(stats);
             if (attempt != null) {
-                TimelineOutputs.write(context, attempt.timeline, stats);
+                TimelineOutputs.write(context, attempt.timeline, stats, node, launcher == null ? null : LauncherLink.hostName(),
+                        launcher == null ? 0 : launcher.clockOffsetNanos());
                 attempt.closeTimeline();
             }
             closeQuietly(workDir);
-            result = endTogether(result, internode, attempt == null ? null : attempt.link);
+            result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher);
             cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -229,6 +234,34 @@ public final class NodeMaster {
         }
         store.removeIncomplete();
         return store;
+    }
+
+    /** The side channel to bdmpiexec (several nodes), or null. */
+    private LauncherLink launcher;
+    /** A node bdmpiexec declared lost, -1 while none (side channel thread). */
+    private volatile int lostNode = -1;
+
+    /** What bdmpiexec says on the side channel, handed to the attempt running now. */
+    private final class LauncherEvents implements LauncherLink.Listener {
+        @Override
+        public void nodeLost(int lost, String reason) {
+            lostNode = lost;
+            Attempt attempt = current;
+            if (attempt != null && attempt.link != null) {
+                attempt.link.peerLost(lost);
+            }
+        }
+
+        @Override
+        public void launcherLost(String reason) {
+            Attempt attempt = current;
+            if (attempt != null && attempt.started) {
+                attempt.publish(new MasterEvent.StopRequested(reason, 1));
+            } else {
+                System.err.println("bdmpiexec: " + reason);
+                stopRequested = true;
+            }
+        }
     }
 
     /** Set by the shutdown hook: no new attempt starts after a signal. */
@@ -287,6 +320,9 @@ public final class NodeMaster {
             if (internode != null) {
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
                         event -> ring.publishEvent(PUBLISH, event), deleteSpillFile);
+                if (lostNode >= 0) {
+                    link.peerLost(lostNode);
+                }
             }
             if (context.offHeapMessages()) {
                 messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
@@ -305,8 +341,8 @@ public final class NodeMaster {
                 scheduler.readAheadWith(readAhead::offer);
             }
             if (context.traceFile() != null || context.reportFile() != null) {
-                timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), sessions.length,
-                        scheduler.startNs());
+                timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), node,
+                        Arrays.stream(sessions).mapToInt(s -> s.worldRank).toArray(), scheduler.startNs());
                 scheduler.recordTimeline(timeline);
             }
             disruptor.handleEventsWith((slot, sequence, endOfBatch) -> {
@@ -325,6 +361,14 @@ public final class NodeMaster {
             }
             if (link != null) {
                 link.startReceiving();
+            }
+            if (launcher != null) {
+                // Never blocks the heartbeat: a full ring fails the request, and the heartbeat goes without a snapshot.
+                launcher.snapshotsFrom(f -> {
+                    if (!ring.tryPublishEvent(PUBLISH, new MasterEvent.SnapshotRequested(f))) {
+                        f.completeExceptionally(new IllegalStateException("the ring is full"));
+                    }
+                });
             }
             if (link != null || context.quantumSeconds() > 0) {
                 ticker.scheduleAtFixedRate(() -> ring.publishEvent(PUBLISH, new MasterEvent.Tick()), TICK_MS, TICK_MS,
@@ -383,6 +427,9 @@ public final class NodeMaster {
         /** Ends the slaves and the threads of this attempt (once; again does nothing); the timeline stays for the outputs. */
         @Override
         public void close() {
+            if (launcher != null) {
+                launcher.snapshotsFrom(null);
+            }
             killAll(processes);
             if (started) {
                 disruptor.halt();
@@ -409,9 +456,11 @@ public final class NodeMaster {
 
     /**
      * Reports this node's outcome, then, on several nodes, ends together with the other masters
-     * (see {@link InternodeLink#finish}) and finalizes MPI.
+     * (see {@link InternodeLink#finish}), says goodbye to bdmpiexec and finalizes MPI; unless a
+     * node was lost: MPI_Finalize, collective, would wait for its master forever, so the process
+     * ends without it (this node is clean by now) and mpiexec ends the job.
      */
-    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link) {
+    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher) {
         JobOutcome result = local == null ? JobOutcome.failed(1, "master ended without an outcome") : local;
         report(result);
         if (internode == null) {
@@ -426,7 +475,12 @@ public final class NodeMaster {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            internode.close();
+            if (launcher != null) {
+                launcher.goodbye(result.exitCode());
+            }
+            if (link == null || !link.peerWasLost()) {
+                internode.close();
+            }
         }
         return result;
     }
