@@ -48,7 +48,10 @@ final class JobWatch implements AutoCloseable {
         final DataOutputStream out;
         volatile long lastHeardNs = System.nanoTime();
         volatile JobSnapshot latest;
+        /** It said goodbye. */
         volatile boolean ended;
+        /** Its connection is over, with or without a goodbye. */
+        volatile boolean gone;
 
         Master(int node, String host, long pid, Socket socket) throws IOException {
             this.node = node;
@@ -69,7 +72,7 @@ final class JobWatch implements AutoCloseable {
     private final List<String> hosts;
     private final AtomicReferenceArray<Master> masters;
     private final AtomicReference<LostNode> lost = new AtomicReference<>();
-    private final Consumer<LostNode> onLost;
+    private Consumer<LostNode> onLost;
     private final long startNs = System.nanoTime();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean closed;
@@ -81,15 +84,13 @@ final class JobWatch implements AutoCloseable {
      * @param nodes  masters expected
      * @param hosts  their hosts in node order (from --hosts), or empty when all run here or a host file says
      * @param local  whether every master runs on this machine
-     * @param onLost called once, on a watch thread, with the first lost node (after the line is printed)
      */
-    JobWatch(int nodes, List<String> hosts, boolean local, Consumer<LostNode> onLost) throws IOException {
+    JobWatch(int nodes, List<String> hosts, boolean local) throws IOException {
         InetAddress bind = local ? InetAddress.getLoopbackAddress() : null;
         this.server = new ServerSocket(0, nodes, bind);
         this.address = (local ? bind.getHostAddress() : LauncherLink.hostName()) + ":" + server.getLocalPort();
         this.hosts = hosts;
         this.masters = new AtomicReferenceArray<>(nodes);
-        this.onLost = onLost;
     }
 
     /** {@code HOST:PORT} for the masters' {@code --launcher} option. */
@@ -97,8 +98,13 @@ final class JobWatch implements AutoCloseable {
         return address;
     }
 
-    /** Starts accepting and watching. */
-    JobWatch start() {
+    /**
+     * Starts accepting and watching.
+     *
+     * @param whenLost called once, on a watch thread, with the first lost node (after the line is printed)
+     */
+    JobWatch start(Consumer<LostNode> whenLost) {
+        onLost = whenLost;
         thread(this::accept, "bdmpi-watch-accept");
         thread(this::watch, "bdmpi-watch");
         return this;
@@ -150,10 +156,11 @@ final class JobWatch implements AutoCloseable {
                     || hello.node() >= masters.length()) {
                 return;
             }
-            m = new Master(hello.node(), hello.host(), hello.pid(), s);
-            if (!masters.compareAndSet(hello.node(), null, m)) {
+            Master mine = new Master(hello.node(), hello.host(), hello.pid(), s);
+            if (!masters.compareAndSet(hello.node(), null, mine)) {
                 return;
             }
+            m = mine;
             Thread.currentThread().setName("bdmpi-watch-" + m.node);
             while (!closed) {
                 ControlMessage msg;
@@ -180,11 +187,39 @@ final class JobWatch implements AutoCloseable {
             if (m != null) {
                 declareLost(m.node, m.host, m.pid, "is gone (its master's connection failed: " + e.getMessage() + ")");
             }
+        } finally {
+            if (m != null) {
+                m.gone = true;
+            }
         }
+    }
+
+    /**
+     * Waits until every master but the lost one's has ended its part (said goodbye, or its
+     * connection is over), at most {@code timeoutMs}: they stop their slaves and write their parts
+     * of the outputs before the lost master's death makes mpiexec end them.
+     *
+     * @return whether they all did in time
+     */
+    boolean awaitOthers(int lost, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (System.nanoTime() - deadline < 0) {
+            boolean all = true;
+            for (int n = 0; n < masters.length(); n++) {
+                Master m = masters.get(n);
+                all &= n == lost || m == null || m.ended || m.gone;
+            }
+            if (all) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
     }
 
     /** Every heartbeat period: tells each master this launcher is alive, and judges the masters' silence. */
     private void watch() {
+        long lastTickNs = System.nanoTime();
         while (!closed) {
             try {
                 Thread.sleep(LauncherLink.HEARTBEAT_MS);
@@ -192,6 +227,10 @@ final class JobWatch implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
+            // A pause of this process (GC, a starved machine) is no silence of the masters: their
+            // heartbeats may wait unread; judge again once the readers had a turn.
+            boolean overslept = TimeUnit.NANOSECONDS.toMillis(now - lastTickNs) > LauncherLink.PAUSE_MS;
+            lastTickNs = now;
             for (int n = 0; n < masters.length(); n++) {
                 Master m = masters.get(n);
                 if (m == null) {
@@ -210,7 +249,7 @@ final class JobWatch implements AutoCloseable {
                     // Its reader sees the connection fail.
                 }
                 long silentMs = TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs);
-                if (silentMs > LauncherLink.SILENCE_LIMIT_MS) {
+                if (silentMs > LauncherLink.SILENCE_LIMIT_MS && !overslept) {
                     declareLost(m.node, m.host, m.pid, "stopped answering for " + silentMs / 1000 + " s");
                 }
             }

@@ -1,6 +1,7 @@
 package io.bdmpi.launcher;
 
 import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.MpiLauncher;
 import io.bdmpi.master.observe.JobSnapshot;
 import io.bdmpi.master.observe.JobStats;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,7 +42,9 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
-    /** How long the rest of the job gets to end after a node was lost, before its processes are killed. */
+    /** How long the other masters get to end their part after a node was lost, before the lost master is killed. */
+    private static final long OTHERS_WAIT_S = 15;
+    /** How long mpiexec then gets to end the job, before every process of it is killed. */
     private static final long LOST_WAIT_S = 10;
 
     /**
@@ -96,22 +100,17 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         JobWatch watch;
         try {
             watch = new JobWatch(nodes, hosts == null ? List.of() : Arrays.asList(hosts.split(",")),
-                    hosts == null && hostFile == null, lost -> {
-                        Process mpi;
-                        synchronized (started) {
-                            mpi = started[0];
-                        }
-                        endAfterLoss(mpi, lost);
-                    });
+                    hosts == null && hostFile == null);
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: cannot listen for the masters' heartbeats: " + e.getMessage());
             return new Outcome(1, null);
         }
         ProgressReporter display = ProgressReporter.start(new MasterContext().statusLine(statusLine).progressSeconds(progressSeconds),
                 f -> {
+                    // The job as a whole only: nothing until every node has reported once.
                     List<JobSnapshot> parts = watch.snapshots();
-                    if (parts.isEmpty()) {
-                        f.completeExceptionally(new IllegalStateException("no node has reported yet"));
+                    if (parts.size() < nodes) {
+                        f.completeExceptionally(new IllegalStateException("not every node has reported yet"));
                     } else {
                         f.complete(JobSnapshot.sum(parts));
                     }
@@ -120,7 +119,13 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         try {
             ProcessBuilder.Redirect output = statusLine ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT;
             synchronized (started) {
-                mpi = new ProcessBuilder(command(watch.start().address()))
+                mpi = new ProcessBuilder(command(watch.start(lost -> {
+                    Process job;
+                    synchronized (started) {
+                        job = started[0];
+                    }
+                    endAfterLoss(job, watch, lost);
+                }).address()))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                         .redirectOutput(output)
                         .redirectError(output)
@@ -156,8 +161,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             watch.close();
             closeQuietly(display);
             LostNode lost = watch.lost();
-            if (lost != null && exitCode == 0) {
-                exitCode = 1;
+            if (lost != null) {
+                exitCode = 1; // mpiexec's own code then says how MPI ended the rest, not why
             }
             String failure = lost == null ? null : lost.describe();
             if (stats != null) {
@@ -187,24 +192,27 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     /**
-     * A node was lost (on a watch thread): its master, when it still runs here, is killed (a
-     * stopped one too: SIGKILL needs no cooperation), which makes mpiexec end the others once they
-     * stopped their slaves; one that is already gone from here leaves mpiexec ending the job (a
-     * signal now would disturb it: Open MPI's then crashes and leaves shared memory behind); on
-     * another host, mpiexec is told to stop. Whatever is left after {@link #LOST_WAIT_S} is killed.
+     * A node was lost (called on a watch thread; the rest runs on its own): first the other masters
+     * end their part (bdmpiexec told them: they stop their slaves and write their parts of the
+     * outputs), at most {@link #OTHERS_WAIT_S}; then the lost master, when it still runs here, is
+     * killed (a stopped one too: SIGKILL needs no cooperation), which makes mpiexec end the job;
+     * one already gone from here leaves mpiexec ending the job (a signal now would disturb it:
+     * Open MPI's then crashes and leaves shared memory behind); on another host, mpiexec is told to
+     * stop. Whatever is left {@link #LOST_WAIT_S} later is killed.
      */
-    private static void endAfterLoss(Process mpi, LostNode lost) {
+    private static void endAfterLoss(Process mpi, JobWatch watch, LostNode lost) {
         if (mpi == null) {
             return;
         }
-        java.util.Optional<ProcessHandle> here = mpi.descendants().filter(p -> p.pid() == lost.pid()).findFirst();
-        if (here.isPresent()) {
-            here.get().destroyForcibly();
-        } else if (!lost.host().equals(io.bdmpi.master.control.LauncherLink.hostName())) {
-            mpi.destroy();
-        }
-        Thread reaper = new Thread(() -> {
+        Thread ender = new Thread(() -> {
             try {
+                watch.awaitOthers(lost.node(), TimeUnit.SECONDS.toMillis(OTHERS_WAIT_S));
+                Optional<ProcessHandle> here = mpi.descendants().filter(p -> p.pid() == lost.pid()).findFirst();
+                if (here.isPresent()) {
+                    here.get().destroyForcibly();
+                } else if (!lost.host().equals(LauncherLink.hostName())) {
+                    mpi.destroy();
+                }
                 if (!mpi.waitFor(LOST_WAIT_S, TimeUnit.SECONDS)) {
                     mpi.descendants().forEach(ProcessHandle::destroyForcibly);
                     mpi.destroyForcibly();
@@ -213,8 +221,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 // bdmpiexec is ending.
             }
         }, "bdmpi-end-after-loss");
-        reaper.setDaemon(true);
-        reaper.start();
+        ender.setDaemon(true);
+        ender.start();
     }
 
     /**

@@ -31,7 +31,7 @@ class JobWatchTest {
     void aSilentMasterIsLostWithinTheLimitAndTheOthersAreTold() throws Exception {
         BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
         BlockingQueue<String> toldNode0 = new LinkedBlockingQueue<>();
-        try (JobWatch watch = new JobWatch(2, List.of(), true, lost::add).start();
+        try (JobWatch watch = new JobWatch(2, List.of(), true).start(lost::add);
              LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(toldNode0));
              Socket node1 = new Socket(watch.address().split(":")[0], Integer.parseInt(watch.address().split(":")[1]))) {
             assertTrue(Math.abs(node0.clockOffsetNanos()) < TimeUnit.MILLISECONDS.toNanos(5),
@@ -60,7 +60,7 @@ class JobWatchTest {
     void aConnectionClosedWithoutGoodbyeIsALossButAGoodbyeIsNot() throws Exception {
         BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
         BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
-        try (JobWatch watch = new JobWatch(3, List.of(), true, lost::add).start()) {
+        try (JobWatch watch = new JobWatch(3, List.of(), true).start(lost::add)) {
             LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored));
             node0.goodbye(0);
             LauncherLink node2 = LauncherLink.connect(watch.address(), 2, listener(ignored));

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * stops every other node at once (they end quietly with the same code). A master then waits for
  * every other master's end before finalizing MPI: forever when its own part succeeded (the others
  * may still work; a master that dies makes mpiexec end the rest), at most {@link #PEER_WAIT_MS}
- * when it failed, after which it aborts the MPI job.
+ * when it failed, after which it aborts the MPI job; not at all once bdmpiexec said a node was
+ * lost ({@link #peerLost}): then it ends without MPI_Finalize.
  */
 final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
 
@@ -131,14 +132,17 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
 
     /**
      * bdmpiexec says {@code node}'s master stopped answering (side channel thread): this node stops
-     * its slaves quietly (bdmpiexec printed why) and counts the lost node as ended.
+     * its slaves quietly (bdmpiexec printed why) and waits for no other master: bdmpiexec told
+     * them all, and MPI, with a master gone, may no longer carry their ends.
      */
     void peerLost(int node) {
         if (lostNode.compareAndSet(-1, node)) {
             if (peerFailure.compareAndSet(0, 1)) {
                 publish.accept(new MasterEvent.PeerFailed(node, 1));
             }
-            peersEnded.countDown();
+            while (peersEnded.getCount() > 0) {
+                peersEnded.countDown();
+            }
         }
     }
 

@@ -33,6 +33,11 @@ public final class LauncherLink implements AutoCloseable {
      * of a master that stopped answering.
      */
     public static final long SILENCE_LIMIT_MS = 3_000;
+    /**
+     * A heartbeat period this much longer than asked means this process itself was paused (GC, a
+     * starved machine): the other side's messages may wait unread, so its silence is not judged then.
+     */
+    public static final long PAUSE_MS = 4 * HEARTBEAT_MS;
     /** Clock probes at connection; the one with the shortest round trip gives the offset. */
     static final int CLOCK_PROBES = 8;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
@@ -161,12 +166,16 @@ public final class LauncherLink implements AutoCloseable {
 
     private void beat() {
         CompletableFuture<JobSnapshot> asked = null;
+        long lastTickNs = System.nanoTime();
         while (!closed) {
             try {
                 Thread.sleep(HEARTBEAT_MS);
             } catch (InterruptedException e) {
                 return;
             }
+            long now = System.nanoTime();
+            boolean overslept = TimeUnit.NANOSECONDS.toMillis(now - lastTickNs) > PAUSE_MS;
+            lastTickNs = now;
             JobSnapshot latest = asked != null && asked.isDone() && !asked.isCompletedExceptionally() ? asked.join() : null;
             Consumer<CompletableFuture<JobSnapshot>> ask = snapshots;
             if (ask != null && (asked == null || asked.isDone())) {
@@ -180,7 +189,7 @@ public final class LauncherLink implements AutoCloseable {
                 return;
             }
             long silentMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastHeardNs);
-            if (silentMs > SILENCE_LIMIT_MS) {
+            if (silentMs > SILENCE_LIMIT_MS && !overslept) {
                 lost("it stopped answering for " + silentMs / 1000 + " s");
                 return;
             }

@@ -16,7 +16,9 @@ import java.util.Map;
 /**
  * {@code --report FILE.html}: one self-contained page (inline CSS and SVG, no script, nothing
  * fetched) showing at a glance where the time went: every slave's states over time as an SVG
- * timeline, the key statistics, and a hint on whether {@code -nr} looked right.
+ * timeline, the key statistics, and a hint on whether {@code -nr} looked right. With several nodes
+ * ({@link TimelineParts}) the summary holds the job's totals, a table has one row per node, and the
+ * timeline's rows are grouped under each node's name; a node without data says why.
  *
  * <p>The timeline has a fixed number of columns ({@value #COLUMNS}); each column of a slave shows
  * the state it spent most of that slice of time in, so the page stays small however long the job

@@ -124,8 +124,8 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
 
     /**
      * Joins the nodes' parts into {@code stats} (one document, as one node writes, with every node's
-     * section and the job's total) and removes them. A missing part (its master died) is left out
-     * and named in {@code failure} if there is none.
+     * section and the job's total) and removes them. A missing or unreadable part (its master died,
+     * or was ended while writing it) is left out and named in {@code failure} if there is none.
      *
      * @param exitCode   the job's exit code, as the launcher saw it
      * @param jobFailure the launcher's own reason for the failure (a lost node), which comes first; or null
@@ -140,7 +140,11 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
                 missing.add(n);
                 continue;
             }
-            parts.add(json.readValue(part.toFile(), JobStats.class));
+            try {
+                parts.add(json.readValue(part.toFile(), JobStats.class));
+            } catch (IOException unreadable) {
+                missing.add(n); // its master was ended while writing it
+            }
             Files.delete(part);
         }
         join(parts, missing, exitCode, jobFailure).write(stats);

@@ -69,7 +69,7 @@ public final class TimelineParts implements JobTimeline {
      * @param file          where ({@link #partFile})
      * @param timeline      the node's timeline, ended
      * @param stats         the node's statistics
-     * @param host          the master's host
+     * @param host          the master's host, or null when not known
      * @param clockOffsetNs bdmpiexec's clock less this master's
      * @throws IOException if it cannot be written
      */
@@ -80,7 +80,7 @@ public final class TimelineParts implements JobTimeline {
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
             out.writeInt(MAGIC);
             out.writeInt(timeline.tracks().get(0).node());
-            out.writeUTF(host);
+            out.writeUTF(host == null ? "" : host);
             out.writeLong(timeline.startNs() + clockOffsetNs);
             out.writeLong(timeline.durationNs());
             out.writeLong(timeline.intervals());
@@ -111,7 +111,7 @@ public final class TimelineParts implements JobTimeline {
 
     /**
      * Joins the nodes' parts into {@code trace} and {@code report} (either may be null) and removes
-     * the parts. A node without a part (its master was lost) keeps a track that says so.
+     * the parts. A node without a readable part (its master was lost) keeps a track that says so.
      *
      * @param trace    --trace, or null
      * @param report   --report, or null
@@ -129,14 +129,19 @@ public final class TimelineParts implements JobTimeline {
         try {
             for (int n = 0; n < nodes; n++) {
                 Path file = partFile(output, n);
-                if (!Files.exists(file)) {
+                Part p = null;
+                String why = failure != null && failure.startsWith("node " + n + " ") ? failure
+                        : "its master ended without writing its timeline";
+                try {
+                    p = Files.exists(file) ? readHeader(file, null) : null;
+                } catch (IOException unreadable) {
+                    why = "its timeline is unreadable (its master was ended while writing it)";
+                }
+                if (p == null) {
                     missing.add(n);
-                    String why = failure != null && failure.startsWith("node " + n + " ") ? failure
-                            : "its master ended without writing its timeline";
                     tracks.add(new Track(n, null, new int[0], why));
                     continue;
                 }
-                Part p = readHeader(file, null);
                 parts.add(p);
                 stats.add(p.stats());
                 tracks.add(new Track(n, p.host(), p.ranks(), null));
@@ -167,6 +172,7 @@ public final class TimelineParts implements JobTimeline {
         }
         int node = in.readInt();
         String host = in.readUTF();
+        host = host.isEmpty() ? null : host;
         long start = in.readLong();
         long duration = in.readLong();
         long intervals = in.readLong();
@@ -213,17 +219,17 @@ public final class TimelineParts implements JobTimeline {
             try (DataInputStream in = open(p.file())) {
                 readHeader(p.file(), in);
                 while (true) {
-                    int rank;
+                    Interval i;
                     try {
-                        rank = in.readInt();
+                        int rank = in.readInt();
+                        SlaveState s = STATES[in.readByte()];
+                        long start = in.readLong();
+                        long end = in.readLong();
+                        i = new Interval(p.node(), rank, s, start + shift, end + shift, p.calls().get(in.readInt()));
                     } catch (EOFException end) {
-                        break;
+                        break; // the end, or a part cut short when its master was ended: what came whole counts
                     }
-                    SlaveState s = STATES[in.readByte()];
-                    long start = in.readLong();
-                    long end = in.readLong();
-                    String call = p.calls().get(in.readInt());
-                    sink.accept(new Interval(p.node(), rank, s, start + shift, end + shift, call));
+                    sink.accept(i);
                 }
             }
         }

@@ -5,6 +5,7 @@ import io.bdmpi.tests.programs.Sleeper;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -16,6 +17,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A master of a job of three nodes (on this machine, over MPICH and over Open MPI) that stops
@@ -32,10 +35,21 @@ class LostMasterTest {
     private static final int NODES = 3;
     private static final int RANKS = 2;
 
+    @TempDir
+    Path dir;
+
+    /** Besides, the report names the lost node, which has no data. */
     @ParameterizedTest(name = "over {0}")
     @EnumSource(MpiAbi.class)
-    void aStoppedMasterIsNamedWithinFiveSecondsAndTheJobEnds(MpiAbi library) {
-        checkLoss(library, 5, "STOP", "stopped answering for \\d+ s");
+    void aStoppedMasterIsNamedWithinFiveSecondsAndTheJobEnds(MpiAbi library) throws IOException {
+        Path report = dir.resolve("report.html");
+        String line = checkLoss(library, 5, "STOP", "stopped answering for \\d+ s", "--report", report.toString());
+        String html = Files.readString(report, StandardCharsets.UTF_8);
+        String lost = line.substring("bdmpiexec: ".length());
+        assertTrue(html.contains("<td id=\"failure\" class=\"failed\">" + lost + "</td>"),
+                "the report's failure names the lost node:\n" + html);
+        assertTrue(html.contains("<tr data-node=\"2\"><td>2</td><td class=\"host\"></td><td colspan=\"9\" class=\"failed missing\">"
+                + "no data: " + lost + "</td></tr>"), "the report's row of node 2 says why it has no data:\n" + html);
     }
 
     @ParameterizedTest(name = "over {0}")
@@ -44,13 +58,16 @@ class LostMasterTest {
         checkLoss(library, 3, "KILL", "(stopped answering for \\d+ s|is gone \\(.*\\))");
     }
 
-    /** Signals the master of {@code rank}'s node once that rank sleeps, and checks the job's end. */
-    private static void checkLoss(MpiAbi library, int rank, String signal, String reason) {
+    /**
+     * Signals the master of {@code rank}'s node once that rank sleeps, checks the job's end, and
+     * returns the line that named the lost node.
+     */
+    private static String checkLoss(MpiAbi library, int rank, String signal, String reason, String... options) {
         int node = rank / RANKS;
         AtomicLong signalledAt = new AtomicLong();
         AtomicLong namedAfterMs = new AtomicLong(-1);
         AtomicReference<String> host = new AtomicReference<>();
-        JobResult r = JobRunner.job(Sleeper.class).nodes(NODES).mpi(library).ranks(RANKS).running(RANKS)
+        JobResult r = JobRunner.job(Sleeper.class).nodes(NODES).mpi(library).ranks(RANKS).running(RANKS).options(options)
                 .timeout(Duration.ofSeconds(90))
                 .whenStdoutHas("Sleeper rank " + rank + " sleeping", (launcher, workDir) -> {
                     ProcessHandle master = slaveOfRank(launcher, rank).parent().orElseThrow();
@@ -76,6 +93,7 @@ class LostMasterTest {
                 "the lost node was named " + namedAfterMs.get() + " ms after SIG" + signal + " (expected within " + DETECT_MS + ")");
         long failures = r.stderr().stream().filter(l -> l.startsWith("bdmpiexec: job failed: ")).count();
         Expect.that(r, failures == 0, failures + " 'job failed' lines: the other masters must stop quietly");
+        return named.get(0);
     }
 
     private static void kill(String signal, long pid) throws IOException, InterruptedException {
