@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -150,7 +149,7 @@ final class JobWatch implements AutoCloseable {
         Master m = null;
         try (s) {
             s.setTcpNoDelay(true);
-            s.setSoTimeout((int) LauncherLink.SILENCE_LIMIT_MS);
+            s.setSoTimeout(LauncherLink.HANDSHAKE_TIMEOUT_MS);
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             if (!(ControlMessage.read(in) instanceof ControlMessage.Hello hello) || hello.node() < 0
                     || hello.node() >= masters.length()) {
@@ -162,13 +161,10 @@ final class JobWatch implements AutoCloseable {
             }
             m = mine;
             Thread.currentThread().setName("bdmpi-watch-" + m.node);
+            // From now on the watch thread judges silence: a timeout could cut a message in two.
+            s.setSoTimeout(0);
             while (!closed) {
-                ControlMessage msg;
-                try {
-                    msg = ControlMessage.read(in);
-                } catch (SocketTimeoutException quiet) {
-                    continue; // the watch thread judges silence
-                }
+                ControlMessage msg = ControlMessage.read(in);
                 m.lastHeardNs = System.nanoTime();
                 if (msg instanceof ControlMessage.ClockProbe probe) {
                     m.send(new ControlMessage.ClockReply(probe.masterNanos(), System.nanoTime()));
@@ -250,7 +246,7 @@ final class JobWatch implements AutoCloseable {
                 }
                 long silentMs = TimeUnit.NANOSECONDS.toMillis(now - m.lastHeardNs);
                 if (silentMs > LauncherLink.SILENCE_LIMIT_MS && !overslept) {
-                    declareLost(m.node, m.host, m.pid, "stopped answering for " + silentMs / 1000 + " s");
+                    declareLost(m.node, m.host, m.pid, "stopped answering for " + LauncherLink.seconds(silentMs));
                 }
             }
         }

@@ -9,14 +9,14 @@ package io.bdmpi.launcher;
  * @param host   the host its master ran on, as the master named it (its host name), or the
  *               {@code --hosts} entry when it never connected
  * @param pid    its master's process id on that host, or -1 when it never connected
- * @param reason how it was lost, in words ("stopped answering for 3 s")
+ * @param reason how it was lost, in words ("stopped answering for 2.6 s")
  */
 public record LostNode(int node, String host, long pid, String reason) {
 
     /**
      * The one line bdmpiexec prints, without its "bdmpiexec: " prefix.
      *
-     * @return e.g. {@code node 2 (host h) stopped answering for 3 s; ending the job}
+     * @return e.g. {@code node 2 (host h) stopped answering for 2.6 s; ending the job}
      */
     public String describe() {
         return "node " + node + " (host " + host + ") " + reason + "; ending the job";

@@ -45,7 +45,7 @@ class JobWatchTest {
             assertNotNull(l, "the silent master was not declared lost");
             assertTrue(tookMs >= LauncherLink.SILENCE_LIMIT_MS - 100 && tookMs < 5_000, "declared lost after " + tookMs + " ms");
             assertEquals(new LostNode(1, "far-away", 4242, l.reason()), l);
-            assertTrue(l.reason().matches("stopped answering for \\d+ s"), l.reason());
+            assertTrue(l.reason().matches("stopped answering for \\d+\\.\\d s"), l.reason());
             assertEquals("node 1 (host far-away) " + l.reason() + "; ending the job", l.describe());
             assertEquals(l, watch.lost());
             String told = toldNode0.poll(2, TimeUnit.SECONDS);

@@ -43,7 +43,7 @@ class LostMasterTest {
     @EnumSource(MpiAbi.class)
     void aStoppedMasterIsNamedWithinFiveSecondsAndTheJobEnds(MpiAbi library) throws IOException {
         Path report = dir.resolve("report.html");
-        String line = checkLoss(library, 5, "STOP", "stopped answering for \\d+ s", "--report", report.toString());
+        String line = checkLoss(library, 5, "STOP", "stopped answering for \\d+\\.\\d s", "--report", report.toString());
         String html = Files.readString(report, StandardCharsets.UTF_8);
         String lost = line.substring("bdmpiexec: ".length());
         assertTrue(html.contains("<td id=\"failure\" class=\"failed\">" + lost + "</td>"),
@@ -55,7 +55,7 @@ class LostMasterTest {
     @ParameterizedTest(name = "over {0}")
     @EnumSource(MpiAbi.class)
     void aKilledMasterIsNamedAndTheJobEnds(MpiAbi library) {
-        checkLoss(library, 3, "KILL", "(stopped answering for \\d+ s|is gone \\(.*\\))");
+        checkLoss(library, 3, "KILL", "(stopped answering for \\d+\\.\\d s|is gone \\(.*\\))");
     }
 
     /**
@@ -65,6 +65,7 @@ class LostMasterTest {
     private static String checkLoss(MpiAbi library, int rank, String signal, String reason, String... options) {
         int node = rank / RANKS;
         AtomicLong signalledAt = new AtomicLong();
+        AtomicLong signalledAtMillis = new AtomicLong();
         AtomicLong namedAfterMs = new AtomicLong(-1);
         AtomicReference<String> host = new AtomicReference<>();
         JobResult r = JobRunner.job(Sleeper.class).nodes(NODES).mpi(library).ranks(RANKS).running(RANKS).options(options)
@@ -74,6 +75,7 @@ class LostMasterTest {
                     host.set(Files.readString(Path.of("/proc/sys/kernel/hostname")).trim());
                     kill(signal, master.pid());
                     signalledAt.set(System.nanoTime());
+                    signalledAtMillis.set(System.currentTimeMillis());
                     Path stderr = workDir.getParent().resolve("stderr.txt");
                     while (System.nanoTime() - signalledAt.get() < 3 * DETECT_MS * 1_000_000L) {
                         if (Files.readString(stderr, StandardCharsets.UTF_8).contains("; ending the job")) {
@@ -91,6 +93,8 @@ class LostMasterTest {
         Expect.that(r, named.get(0).matches(expected), "'" + named.get(0) + "' does not match " + expected);
         Expect.that(r, namedAfterMs.get() >= 0 && namedAfterMs.get() < DETECT_MS,
                 "the lost node was named " + namedAfterMs.get() + " ms after SIG" + signal + " (expected within " + DETECT_MS + ")");
+        System.out.println("LostMasterTest over " + library + ": node " + node + " named " + namedAfterMs.get() + " ms after SIG"
+                + signal + "; bdmpiexec exited " + (r.exitedAtMillis() - signalledAtMillis.get()) + " ms after it");
         long failures = r.stderr().stream().filter(l -> l.startsWith("bdmpiexec: job failed: ")).count();
         Expect.that(r, failures == 0, failures + " 'job failed' lines: the other masters must stop quietly");
         return named.get(0);
