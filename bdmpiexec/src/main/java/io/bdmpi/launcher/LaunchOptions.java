@@ -80,7 +80,8 @@ public final class LaunchOptions {
             description = "Writable directory under which the job's work directory is made.")
     Path workDir = DEFAULTS.workDirParent();
 
-    @Option(names = "--stats", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Write end-of-run statistics as JSON to FILE (default: none).")
+    @Option(names = "--stats", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Write end-of-run statistics as JSON to FILE; with several nodes every node's section and the job's "
+                    + "total, joined from parts each master writes next to FILE (default: none).")
     Path stats = DEFAULTS.statsFile();
 
     @Option(names = {"-cp", "--classpath"}, paramLabel = "PATH",
@@ -119,6 +120,10 @@ public final class LaunchOptions {
     @Option(names = "--node-master", hidden = true)
     boolean nodeMaster;
 
+    /** Set by bdmpiexec on the masters it starts: where it listens for their heartbeats ({@code HOST:PORT}). */
+    @Option(names = "--launcher", hidden = true)
+    String launcherAddress;
+
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
@@ -146,17 +151,17 @@ public final class LaunchOptions {
 
     @Option(names = "--trace", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Write every slave's states over time as Chrome trace-event JSON to FILE, "
-                    + "for Perfetto or chrome://tracing (default: none).")
+                    + "for Perfetto or chrome://tracing; with several nodes one process per node, on one clock (default: none).")
     Path trace;
 
     @Option(names = "--report", paramLabel = "FILE.html", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Write a self-contained HTML page with the slaves' timeline and the key statistics "
-                    + "to FILE.html (default: none).")
+                    + "to FILE.html; with several nodes grouped by node, with a row per node (default: none).")
     Path report;
 
     @Option(names = "--progress", paramLabel = "SECONDS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Print a one-line summary of the job on stderr every SECONDS; 0 for no progress output. "
-                    + "Default: a live status line when stderr is a terminal, nothing otherwise.")
+            description = "Print a one-line summary of the job (all nodes) on stderr every SECONDS; 0 for no progress "
+                    + "output. Default: a live status line when stderr is a terminal, nothing otherwise.")
     Double progress;
 
     @Option(names = CONFIG_OPTION, paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
@@ -325,12 +330,13 @@ public final class LaunchOptions {
                 .offHeapMessages(offHeapMessages)
                 .nodeSettings(nodeSettings)
                 .statusLine(progress == null && nodes == 1 && ProgressReporter.stderrIsTerminal())
-                .progressSeconds(progress == null ? 0 : progress)
+                .progressSeconds(progress == null || nodes > 1 ? 0 : progress)
                 .traceFile(trace)
                 .reportFile(report)
                 .checkpointDir(checkpointDir)
                 .restartDir(restartDir)
-                .recoveries(recover);
+                .recoveries(recover)
+                .launcherAddress(launcherAddress);
         return ctx.conclude();
     }
 
@@ -342,7 +348,8 @@ public final class LaunchOptions {
         } catch (IllegalStateException e) {
             throw new UsageException(e.getMessage());
         }
-        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats);
+        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
+                progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress);
     }
 
     static List<String> splitJvmOptions(String opts) {

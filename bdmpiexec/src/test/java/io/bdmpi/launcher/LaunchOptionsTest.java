@@ -147,12 +147,13 @@ class LaunchOptionsTest {
         String cp = testClasses();
         LaunchOptions.Result r = parse("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x");
         assertEquals(2, r.context().nodes());
-        List<String> cmd = r.masters().command();
+        List<String> cmd = r.masters().command("127.0.0.1:4000");
         assertTrue(cmd.get(0).endsWith("mpiexec.mpich"), cmd.toString());
         assertEquals(List.of("-n", "2", "-hosts", "a,b"), cmd.subList(1, 5));
         int master = cmd.indexOf("--node-master");
         assertEquals(Bdmpiexec.class.getName(), cmd.get(master - 1));
-        assertEquals(List.of("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x"), cmd.subList(master + 1, cmd.size()));
+        assertEquals("--launcher=127.0.0.1:4000", cmd.get(master + 1), "where the masters send their heartbeats");
+        assertEquals(List.of("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x"), cmd.subList(master + 2, cmd.size()));
         assertNull(parse("--node-master", "-nn", "2", "-cp", cp, MAIN).masters(), "a master runs its node itself");
     }
 

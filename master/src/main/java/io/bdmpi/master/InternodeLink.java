@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * stops every other node at once (they end quietly with the same code). A master then waits for
  * every other master's end before finalizing MPI: forever when its own part succeeded (the others
  * may still work; a master that dies makes mpiexec end the rest), at most {@link #PEER_WAIT_MS}
- * when it failed, after which it aborts the MPI job.
+ * when it failed, after which it aborts the MPI job; not at all once bdmpiexec said a node was
+ * lost ({@link #peerLost}): then it ends without MPI_Finalize.
  */
 final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
 
@@ -42,6 +43,8 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final CountDownLatch peersEnded;
     /** First failing exit code another node reported, 0 while none. */
     private final AtomicInteger peerFailure = new AtomicInteger();
+    /** A node bdmpiexec declared lost, -1 while none: it will never say it ended, and MPI cannot finalize with it. */
+    private final AtomicInteger lostNode = new AtomicInteger(-1);
     private boolean announced;
 
     InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, Consumer<MasterEvent> publish,
@@ -145,6 +148,27 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
             publish.accept(new MasterEvent.PeerFailed(node, exitCode));
         }
         peersEnded.countDown();
+    }
+
+    /**
+     * bdmpiexec says {@code node}'s master stopped answering (side channel thread): this node stops
+     * its slaves quietly (bdmpiexec printed why) and waits for no other master: bdmpiexec told
+     * them all, and MPI, with a master gone, may no longer carry their ends.
+     */
+    void peerLost(int node) {
+        if (lostNode.compareAndSet(-1, node)) {
+            if (peerFailure.compareAndSet(0, 1)) {
+                publish.accept(new MasterEvent.PeerFailed(node, 1));
+            }
+            while (peersEnded.getCount() > 0) {
+                peersEnded.countDown();
+            }
+        }
+    }
+
+    /** Whether a node was lost: then MPI cannot finalize (it would wait for the lost master) and is aborted instead. */
+    boolean peerWasLost() {
+        return lostNode.get() >= 0;
     }
 
     @Override

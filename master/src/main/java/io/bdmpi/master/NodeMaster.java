@@ -4,6 +4,7 @@ import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
+import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.Internode;
 import io.bdmpi.master.internode.Placement;
 import io.bdmpi.master.memory.MemoryCgroup;
@@ -122,6 +123,9 @@ public final class NodeMaster {
                 if (internode.nodes() != context.nodes()) {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
+                if (context.launcherAddress() != null) {
+                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents());
+                }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
             SwapWarning.check(context.slavesOn(node), context.slaveJvmOptions(), context.memoryLimitBytesOn(node))
@@ -183,11 +187,12 @@ public final class NodeMaster {
             closeQuietly(cgroup);
             writeStats(stats);
             if (attempt != null) {
-                TimelineOutputs.write(context, attempt.timeline, stats);
+                TimelineOutputs.write(context, attempt.timeline, stats, node, launcher == null ? null : LauncherLink.hostName(),
+                        launcher == null ? 0 : launcher.clockOffsetNanos());
                 attempt.closeTimeline();
             }
             closeQuietly(workDir);
-            result = endTogether(result, internode, attempt == null ? null : attempt.link);
+            result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher);
             cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -214,6 +219,34 @@ public final class NodeMaster {
         }
         store.removeIncomplete();
         return store;
+    }
+
+    /** The side channel to bdmpiexec (several nodes), or null. */
+    private LauncherLink launcher;
+    /** A node bdmpiexec declared lost, -1 while none (side channel thread). */
+    private volatile int lostNode = -1;
+
+    /** What bdmpiexec says on the side channel, handed to the attempt running now. */
+    private final class LauncherEvents implements LauncherLink.Listener {
+        @Override
+        public void nodeLost(int lost, String reason) {
+            lostNode = lost;
+            Attempt attempt = current;
+            if (attempt != null && attempt.link != null) {
+                attempt.link.peerLost(lost);
+            }
+        }
+
+        @Override
+        public void launcherLost(String reason) {
+            Attempt attempt = current;
+            if (attempt != null && attempt.started) {
+                attempt.publish(new MasterEvent.StopRequested(reason, 1));
+            } else {
+                System.err.println("bdmpiexec: " + reason);
+                stopRequested = true;
+            }
+        }
     }
 
     /** Set by the shutdown hook: no new attempt starts after a signal. */
@@ -270,6 +303,9 @@ public final class NodeMaster {
             if (internode != null) {
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
                         this::publish, deleteSpillFile);
+                if (lostNode >= 0) {
+                    link.peerLost(lostNode);
+                }
             }
             if (context.offHeapMessages()) {
                 messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
@@ -288,8 +324,8 @@ public final class NodeMaster {
                 scheduler.readAheadWith(readAhead::offer);
             }
             if (context.traceFile() != null || context.reportFile() != null) {
-                timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), sessions.length,
-                        scheduler.startNs());
+                timeline = new TimelineRecorder(workDir.root().resolve("timeline-" + number + ".bin"), node,
+                        Arrays.stream(sessions).mapToInt(s -> s.worldRank).toArray(), scheduler.startNs());
                 scheduler.recordTimeline(timeline);
             }
             schedulerThread.start(io, scheduler);
@@ -299,6 +335,14 @@ public final class NodeMaster {
             }
             if (link != null) {
                 link.startReceiving();
+            }
+            if (launcher != null) {
+                // Never blocks the heartbeat: a full ring fails the request, and the heartbeat goes without a snapshot.
+                launcher.snapshotsFrom(f -> {
+                    if (!schedulerThread.tryPublish(new MasterEvent.SnapshotRequested(f))) {
+                        f.completeExceptionally(new IllegalStateException("the ring is full"));
+                    }
+                });
             }
             if (link != null || context.quantumSeconds() > 0) {
                 ticker.scheduleAtFixedRate(() -> publish(new MasterEvent.Tick()), TICK_MS, TICK_MS,
@@ -338,6 +382,9 @@ public final class NodeMaster {
         /** Ends the slaves and the threads of this attempt (once; again does nothing); the timeline stays for the outputs. */
         @Override
         public void close() {
+            if (launcher != null) {
+                launcher.snapshotsFrom(null);
+            }
             killAll(processes);
             if (started) {
                 schedulerThread.close();
@@ -364,9 +411,11 @@ public final class NodeMaster {
 
     /**
      * Reports this node's outcome, then, on several nodes, ends together with the other masters
-     * (see {@link InternodeLink#finish}) and finalizes MPI.
+     * (see {@link InternodeLink#finish}), says goodbye to bdmpiexec and finalizes MPI; unless a
+     * node was lost: MPI_Finalize, collective, would wait for its master forever, so the process
+     * ends without it (this node is clean by now) and mpiexec ends the job.
      */
-    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link) {
+    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher) {
         JobOutcome result = local == null ? JobOutcome.failed(1, "master ended without an outcome") : local;
         report(result);
         if (internode == null) {
@@ -381,7 +430,12 @@ public final class NodeMaster {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            internode.close();
+            if (launcher != null) {
+                launcher.goodbye(result.exitCode());
+            }
+            if (link == null || !link.peerWasLost()) {
+                internode.close();
+            }
         }
         return result;
     }

@@ -13,6 +13,7 @@
  *   slaveio    processes and sockets   config
  *   session    the record of a slave   slaveio, store
  *   observe    stats, timeline, UI     session, config
+ *   control    side channel to bdmpiexec  observe
  *   checkpoint                         session, store, slaveio
  *   collective                         session, checkpoint, internode
  *   scheduler  the single writer       all of the above
@@ -43,6 +44,11 @@
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},
  *       {@code RemotePointerAnswer}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}) through {@code InternodeLink}. The scheduler thread hands it sends
  *       through queues; <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
+ *   <li><b>bdmpi-heartbeat</b> and <b>bdmpi-launcher-reader</b> (several nodes): the side channel
+ *       to bdmpiexec ({@code LauncherLink}), independent of MPI and of the scheduler: a heartbeat
+ *       with the node's latest {@code JobSnapshot} (asked for with a non-blocking publish) every
+ *       250 ms; a lost node named by bdmpiexec becomes a {@code PeerFailed} and counts as ended in
+ *       {@code InternodeLink}, a lost launcher a {@code StopRequested}.</li>
  *   <li><b>bdmpi-ticker</b> (several nodes, or a {@code --quantum}): a {@code Tick} every
  *       {@code TICK_MS}, on which the scheduler stops the slaves that ran past the quantum.</li>
  *   <li><b>bdmpi-memory</b> ({@code -nr auto}): a {@code MemorySampled} reading every 250 ms.</li>

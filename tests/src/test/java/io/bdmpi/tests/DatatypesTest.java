@@ -20,7 +20,7 @@ class DatatypesTest {
     void everyTypeArrivesIntact(String mode, int nodes, int perNode) {
         JobResult r = JobRunner.job(Datatypes.class).nodes(nodes).ranks(perNode).running(1).inlineMax(4096)
                 .args(mode, 7, 20_000).run();
-        Stats.Totals total = Expect.successfulRun(r, nodes, perNode, 1).total();
+        Stats.Node total = Expect.successfulRun(r, nodes, perNode, 1).total();
         Expect.okFromEveryRank(r, "Datatypes " + mode, nodes * perNode);
         Expect.that(r, total.bytesInline() > 0, "small messages should be inline: " + total);
         Expect.that(r, total.bytesSpilled() > 0 && total.spillFiles() > 0,

@@ -23,7 +23,7 @@ class OrderingTest {
         int ranks = nodes * perNode;
         JobResult r = JobRunner.job(Ordering.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
                 .args(perSender, 20, 3000).run();
-        Stats.Totals total = Expect.successfulRun(r, nodes, perNode, running).total();
+        Stats.Node total = Expect.successfulRun(r, nodes, perNode, running).total();
         Expect.okFromEveryRank(r, "Ordering", ranks);
         long expected = 3L * (ranks - 1) * perSender;
         Expect.that(r, total.messages() >= expected, "messages " + total.messages() + " < " + expected);

@@ -43,7 +43,7 @@ class RingTest {
         JobResult r = JobRunner.job(Ring.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
                 .args(FOUR_MIB).run();
         int ranks = nodes * perNode;
-        Stats.Totals total = checkRing(r, nodes, perNode, running, FOUR_MIB).total();
+        Stats.Node total = checkRing(r, nodes, perNode, running, FOUR_MIB).total();
         Expect.that(r, total.bytesSpilled() == (long) ranks * FOUR_MIB
                         && total.bytesInline() == (long) ranks * TOKEN_SENDS * Integer.BYTES,
                 "each rank sends 11 4-byte tokens inline and one 4 MiB array spilled, but the nodes have " + total);

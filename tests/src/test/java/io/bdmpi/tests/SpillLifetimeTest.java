@@ -20,7 +20,7 @@ class SpillLifetimeTest {
         int ranks = nodes * perNode;
         JobResult r = JobRunner.job(SpillLifetime.class).nodes(nodes).ranks(perNode).running(running).inlineMax(4096)
                 .args(4096, 10).run();
-        Stats.Totals total = Expect.successfulRun(r, nodes, perNode, running).total();
+        Stats.Node total = Expect.successfulRun(r, nodes, perNode, running).total();
         Expect.okFromEveryRank(r, "SpillLifetime", ranks);
         long expected = 3L * ranks * 10 + 1 + 3;
         Expect.that(r, total.spillFiles() >= expected, "spillFiles " + total.spillFiles() + " < " + expected);

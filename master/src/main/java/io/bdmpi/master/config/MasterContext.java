@@ -69,6 +69,7 @@ public final class MasterContext {
     private Path traceFile;
     private Path reportFile;
     private double progressSeconds;
+    private String launcherAddress;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private Path checkpointDir;
     private Path restartDir;
@@ -233,6 +234,14 @@ public final class MasterContext {
     public double progressSeconds() { return progressSeconds; }
     public MasterContext progressSeconds(double v) { progressSeconds = v; return this; }
 
+    /**
+     * {@code HOST:PORT} of the bdmpiexec that started this master of a job of several nodes, for
+     * the side channel (heartbeats, status, lost nodes; see {@code io.bdmpi.master.control}), or
+     * null (one node, or a master started by hand). Default null.
+     */
+    public String launcherAddress() { return launcherAddress; }
+    public MasterContext launcherAddress(String v) { launcherAddress = v; return this; }
+
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
@@ -321,9 +330,6 @@ public final class MasterContext {
         }
         if (recoveries < 0) {
             errors.add("--recover=" + recoveries + " must be at least 0");
-        }
-        if (nodes > 1 && (traceFile != null || reportFile != null)) {
-            errors.add("--trace and --report work on one node only so far (-nn=" + nodes + ")");
         }
         if (nodes > 1 && (recoveries > 0 || restartDir != null || checkpointDir != null)) {
             errors.add("--recover, --restart and --checkpoint-dir work on one node only so far (-nn=" + nodes + ")");

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +16,9 @@ import java.util.Map;
 /**
  * {@code --report FILE.html}: one self-contained page (inline CSS and SVG, no script, nothing
  * fetched) showing at a glance where the time went: every slave's states over time as an SVG
- * timeline, the key statistics, and a hint on whether {@code -nr} looked right.
+ * timeline, the key statistics, and a hint on whether {@code -nr} looked right. With several nodes
+ * ({@link TimelineParts}) the summary holds the job's totals, a table has one row per node, and the
+ * timeline's rows are grouped under each node's name; a node without data says why.
  *
  * <p>The timeline has a fixed number of columns ({@value #COLUMNS}); each column of a slave shows
  * the state it spent most of that slice of time in, so the page stays small however long the job
@@ -53,30 +56,42 @@ final class HtmlReport {
     private HtmlReport() {
     }
 
-    static void write(TimelineRecorder timeline, JobStats stats, Path file) throws IOException {
-        int ranks = timeline.slaves();
+    static void write(JobTimeline timeline, JobStats stats, Path file) throws IOException {
+        List<JobTimeline.Track> tracks = timeline.tracks();
+        Map<Integer, Integer> rowOf = new HashMap<>();
+        for (JobTimeline.Track t : tracks) {
+            for (int rank : t.ranks()) {
+                rowOf.put(rank, rowOf.size());
+            }
+        }
         double duration = Math.max(1, timeline.durationNs());
-        float[][][] time = new float[ranks][COLUMNS][SlaveState.values().length];
-        timeline.forEach(i -> spread(time[i.rank()], i, duration));
+        float[][][] time = new float[rowOf.size()][COLUMNS][SlaveState.values().length];
+        timeline.forEach(i -> spread(time[rowOf.get(i.rank())], i, duration));
+        boolean several = tracks.size() > 1;
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            JobStats.Node node = stats.nodes().get(0);
+            JobStats.Node node = several ? stats.total() : stats.nodes().get(0);
             w.write("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>bdmpiexec report</title>\n");
             w.write("<style>\nbody{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fff}\n"
                     + "h1{font-size:20px;margin:0 0 12px}h2{font-size:16px;margin:24px 0 8px}\n"
                     + "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right;border-bottom:1px solid #e4e4e4}\n"
-                    + "th{background:#f3f3f3}#summary td:first-child{text-align:left;color:#555}\n"
+                    + "th{background:#f3f3f3}#summary td:first-child,#nodes td:nth-child(2){text-align:left;color:#555}\n"
                     + ".legend span{display:inline-block;margin-right:16px}.legend i{display:inline-block;width:12px;height:12px;"
                     + "margin-right:5px;vertical-align:-1px}\n.hint{background:#fff8e1;border-left:4px solid #f0b429;padding:8px 12px;max-width:900px}\n"
-                    + ".failed{color:#b00020}\nsvg text{font:11px system-ui,sans-serif;fill:#333}\n</style></head><body>\n");
+                    + ".failed{color:#b00020}\nsvg text{font:11px system-ui,sans-serif;fill:#333}\nsvg text.node{font-weight:bold}\n"
+                    + "svg text.failed{fill:#b00020}\n</style></head><body>\n");
             w.write("<h1>bdmpiexec report</h1>\n");
-            summary(w, stats, node);
+            summary(w, stats, node, tracks.size());
             w.write("<p class=\"hint\" id=\"hint\">" + escape(hint(stats, node)) + "</p>\n");
+            if (several) {
+                w.write("<h2>Nodes</h2>\n");
+                nodeTable(w, stats, tracks);
+            }
             w.write("<h2>Timeline</h2>\n<div class=\"legend\">");
             for (Map.Entry<SlaveState, String> e : COLOURS.entrySet()) {
                 w.write("<span><i style=\"background:" + e.getValue() + "\"></i>" + escape(MEANING.get(e.getKey())) + "</span>");
             }
             w.write("</div>\n");
-            timelineSvg(w, time, timeline.durationNs());
+            timelineSvg(w, time, tracks, several, timeline.durationNs());
             w.write("<h2>Slaves</h2>\n");
             slaveTable(w, stats);
             w.write("</body></html>\n");
@@ -84,7 +99,7 @@ final class HtmlReport {
     }
 
     /** Adds an interval's time to the columns it overlaps. */
-    private static void spread(float[][] columns, TimelineRecorder.Interval i, double duration) {
+    private static void spread(float[][] columns, JobTimeline.Interval i, double duration) {
         double perColumn = duration / COLUMNS;
         int s = i.state().ordinal();
         int first = (int) Math.min(COLUMNS - 1, i.startNs() / perColumn);
@@ -98,15 +113,20 @@ final class HtmlReport {
         }
     }
 
-    private static void summary(Writer w, JobStats stats, JobStats.Node node) throws IOException {
+    /** The job's key numbers; with several nodes, summed over them. */
+    private static void summary(Writer w, JobStats stats, JobStats.Node node, int nodes) throws IOException {
+        String all = nodes > 1 ? ", all nodes" : "";
         w.write("<table id=\"summary\">\n");
         row(w, "wall", "Wall time", seconds(stats.wallTimeSeconds()));
         row(w, "exit", "Exit code", Integer.toString(stats.exitCode()));
         if (stats.failure() != null) {
             w.write("<tr><td>Failure</td><td id=\"failure\" class=\"failed\">" + escape(stats.failure()) + "</td></tr>\n");
         }
-        row(w, "slaves", "Slaves (-ns)", Integer.toString(node.slaves()));
-        row(w, "nrunning", "Running at once allowed (-nr)", node.runningAuto()
+        if (nodes > 1) {
+            row(w, "nodecount", "Nodes (-nn)", Integer.toString(nodes));
+        }
+        row(w, "slaves", nodes > 1 ? "Slaves (-ns" + all + ")" : "Slaves (-ns)", Integer.toString(node.slaves()));
+        row(w, "nrunning", "Running at once allowed (-nr" + all + ")", node.runningAuto()
                 ? "auto, at most " + node.running() + " (" + node.nrunningChanges().size() + " changes)"
                 : Integer.toString(node.running()));
         row(w, "maxrunning", "Most running at once", Integer.toString(node.maxRunning()));
@@ -117,6 +137,31 @@ final class HtmlReport {
         row(w, "inmemory", "Bytes sent through master memory", ProgressReporter.bytes(node.bytesInline()));
         row(w, "ondisk", "Bytes sent through spill files", ProgressReporter.bytes(node.bytesSpilled())
                 + " (" + node.spillFiles() + " files)");
+        w.write("</table>\n");
+    }
+
+    /** One row per node: its host, -ns, -nr, where its slaves' time went and its traffic; a node without data says why. */
+    private static void nodeTable(Writer w, JobStats stats, List<JobTimeline.Track> tracks) throws IOException {
+        w.write("<table id=\"nodes\"><tr><th>node</th><th>host</th><th>slaves</th><th>-nr</th><th>most running</th>"
+                + "<th>running</th><th>runnable</th><th>blocked</th><th>messages</th><th>bytes via memory</th>"
+                + "<th>bytes via disk</th></tr>\n");
+        Map<Integer, JobStats.Node> byNode = new HashMap<>();
+        stats.nodes().forEach(n -> byNode.put(n.node(), n));
+        for (JobTimeline.Track t : tracks) {
+            JobStats.Node n = byNode.get(t.node());
+            String host = t.host() == null ? "" : t.host();
+            w.write("<tr data-node=\"" + t.node() + "\"><td>" + t.node() + "</td><td class=\"host\">" + escape(host) + "</td>");
+            if (n == null || t.missing() != null) {
+                w.write("<td colspan=\"9\" class=\"failed missing\">no data: " + escape(t.missing() == null ? "no statistics"
+                        : t.missing()) + "</td></tr>\n");
+                continue;
+            }
+            w.write("<td>" + n.slaves() + "</td><td>" + (n.runningAuto() ? "auto, at most " + n.running() : n.running())
+                    + "</td><td class=\"maxrunning\">" + n.maxRunning() + "</td><td class=\"run\">" + seconds(n.runSeconds())
+                    + "</td><td class=\"runnable\">" + seconds(n.runnableSeconds()) + "</td><td class=\"blocked\">"
+                    + seconds(n.blockedSeconds()) + "</td><td>" + n.messages() + "</td><td>" + ProgressReporter.bytes(n.bytesInline())
+                    + "</td><td>" + ProgressReporter.bytes(n.bytesSpilled()) + "</td></tr>\n");
+        }
         w.write("</table>\n");
     }
 
@@ -150,34 +195,48 @@ final class HtmlReport {
                 node.running(), 100 * runnableShare);
     }
 
-    private static void timelineSvg(Writer w, float[][][] time, long durationNs) throws IOException {
-        int ranks = time.length;
+    /** One row per slave, grouped by node under a node's label when there are several; a node without data says why. */
+    private static void timelineSvg(Writer w, float[][][] time, List<JobTimeline.Track> tracks, boolean labelNodes,
+                                    long durationNs) throws IOException {
+        int rows = time.length + (labelNodes ? tracks.size() : 0);
         int width = LABEL_WIDTH + COLUMNS + 20;
-        int height = ranks * (ROW_HEIGHT + ROW_GAP) + AXIS_HEIGHT;
+        int height = rows * (ROW_HEIGHT + ROW_GAP) + AXIS_HEIGHT;
         w.write("<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + width + "\" height=\"" + height
                 + "\" viewBox=\"0 0 " + width + " " + height + "\">\n");
         SlaveState[] states = SlaveState.values();
-        for (int rank = 0; rank < ranks; rank++) {
-            int y = rank * (ROW_HEIGHT + ROW_GAP);
-            w.write("<g class=\"row\" data-rank=\"" + rank + "\"><text x=\"0\" y=\"" + (y + ROW_HEIGHT - 3) + "\">rank " + rank + "</text>");
-            int runStart = 0;
-            int runState = dominant(time[rank][0]);
-            for (int c = 1; c <= COLUMNS; c++) {
-                int s = c < COLUMNS ? dominant(time[rank][c]) : -2;
-                if (s != runState) {
-                    if (runState >= 0 && COLOURS.containsKey(states[runState])) {
-                        w.write("<rect class=\"" + states[runState].name() + "\" x=\"" + (LABEL_WIDTH + runStart) + "\" y=\"" + y
-                                + "\" width=\"" + (c - runStart) + "\" height=\"" + ROW_HEIGHT + "\" fill=\""
-                                + COLOURS.get(states[runState]) + "\"><title>rank " + rank + ": " + states[runState].name()
-                                + "</title></rect>");
-                    }
-                    runStart = c;
-                    runState = s;
-                }
+        int line = 0;
+        int row = 0;
+        for (JobTimeline.Track track : tracks) {
+            if (labelNodes) {
+                int y = line++ * (ROW_HEIGHT + ROW_GAP);
+                String label = track.missing() == null ? track.label() : track.label() + ": no data (" + track.missing() + ")";
+                w.write("<text class=\"node" + (track.missing() == null ? "" : " failed") + "\" data-node=\"" + track.node()
+                        + "\" x=\"0\" y=\"" + (y + ROW_HEIGHT - 3) + "\">" + escape(label) + "</text>\n");
             }
-            w.write("</g>\n");
+            for (int rank : track.ranks()) {
+                int y = line++ * (ROW_HEIGHT + ROW_GAP);
+                float[][] columns = time[row++];
+                w.write("<g class=\"row\" data-rank=\"" + rank + "\"" + (labelNodes ? " data-node=\"" + track.node() + "\"" : "")
+                        + "><text x=\"0\" y=\"" + (y + ROW_HEIGHT - 3) + "\">rank " + rank + "</text>");
+                int runStart = 0;
+                int runState = dominant(columns[0]);
+                for (int c = 1; c <= COLUMNS; c++) {
+                    int s = c < COLUMNS ? dominant(columns[c]) : -2;
+                    if (s != runState) {
+                        if (runState >= 0 && COLOURS.containsKey(states[runState])) {
+                            w.write("<rect class=\"" + states[runState].name() + "\" x=\"" + (LABEL_WIDTH + runStart) + "\" y=\""
+                                    + y + "\" width=\"" + (c - runStart) + "\" height=\"" + ROW_HEIGHT + "\" fill=\""
+                                    + COLOURS.get(states[runState]) + "\"><title>rank " + rank + ": " + states[runState].name()
+                                    + "</title></rect>");
+                        }
+                        runStart = c;
+                        runState = s;
+                    }
+                }
+                w.write("</g>\n");
+            }
         }
-        axis(w, ranks * (ROW_HEIGHT + ROW_GAP), durationNs / 1e9);
+        axis(w, rows * (ROW_HEIGHT + ROW_GAP), durationNs / 1e9);
         w.write("</svg>\n");
     }
 
@@ -227,12 +286,12 @@ final class HtmlReport {
     }
 
     private static void slaveTable(Writer w, JobStats stats) throws IOException {
-        w.write("<table id=\"slaves\"><tr><th>rank</th><th>pid</th><th>exit</th><th>running</th><th>runnable</th>"
+        w.write("<table id=\"slaves\"><tr><th>rank</th><th>node</th><th>pid</th><th>exit</th><th>running</th><th>runnable</th>"
                 + "<th>blocked</th><th>resumes</th><th>messages sent</th><th>bytes via memory</th><th>bytes via disk</th>"
                 + "<th>peak RSS</th></tr>\n");
         List<JobStats.Slave> slaves = stats.slaves();
         for (JobStats.Slave s : slaves) {
-            w.write("<tr data-rank=\"" + s.rank() + "\"><td>" + s.rank() + "</td><td>" + s.pid() + "</td><td class=\"exit\">"
+            w.write("<tr data-rank=\"" + s.rank() + "\"><td>" + s.rank() + "</td><td class=\"node\">" + s.node() + "</td><td>" + s.pid() + "</td><td class=\"exit\">"
                     + s.exitCode() + "</td><td class=\"run\">" + seconds(s.runSeconds()) + "</td><td class=\"runnable\">"
                     + seconds(s.runnableSeconds()) + "</td><td class=\"blocked\">" + seconds(s.blockedSeconds())
                     + "</td><td class=\"resumes\">" + s.resumes() + "</td><td>" + s.messagesSent() + "</td><td class=\"inmemory\">"

@@ -4,6 +4,8 @@ import io.bdmpi.master.session.SlaveSession;
 import io.bdmpi.master.session.SlaveState;
 import io.bdmpi.protocol.Payload;
 
+import java.util.List;
+
 /**
  * What one node's job looks like at one moment, for the progress display. Made by the scheduler
  * thread on request (a {@link io.bdmpi.master.scheduler.MasterEvent.SnapshotRequested}) and immutable, so the thread that
@@ -25,11 +27,12 @@ import io.bdmpi.protocol.Payload;
  * @param nrunning            most slaves allowed to run at once now (-nr)
  * @param nrunningAuto        whether -nr is auto (then {@code nrunning} follows the memory)
  * @param lastNrunningChange  the latest change of {@code nrunning} under -nr auto, or null
+ * @param nodes               nodes counted in (1 for a node's own; see {@link #sum})
  */
 public record JobSnapshot(long elapsedNanos, int slaves, int starting, int running, int runnable, int blockedInReceive,
                           int blockedInCollective, int finished, long messagesInMemory, long bytesInMemory,
                           long messagesOnDisk, long bytesOnDisk, int nrunning, boolean nrunningAuto,
-                          JobStats.NrunningChange lastNrunningChange) {
+                          JobStats.NrunningChange lastNrunningChange, int nodes) {
 
     /** Counts the states and the buffered data of {@code sessions}; runs on the scheduler thread. */
     public static JobSnapshot of(SlaveSession[] sessions, long elapsedNanos, int nrunning, boolean nrunningAuto,
@@ -45,7 +48,38 @@ public record JobSnapshot(long elapsedNanos, int slaves, int starting, int runni
                 states[SlaveState.RBLOCKED.ordinal()], states[SlaveState.CBLOCKED.ordinal()],
                 states[SlaveState.FINALIZED.ordinal()] + states[SlaveState.EXITED.ordinal()],
                 tally.messagesInMemory, tally.bytesInMemory, tally.messagesOnDisk, tally.bytesOnDisk, nrunning, nrunningAuto,
-                lastNrunningChange);
+                lastNrunningChange, 1);
+    }
+
+    /**
+     * The job as a whole from its nodes' latest snapshots (for bdmpiexec's status line over several
+     * nodes): counts and -nr summed, the longest elapsed time.
+     *
+     * @param parts the nodes' snapshots, at least one
+     * @return their sum
+     */
+    public static JobSnapshot sum(List<JobSnapshot> parts) {
+        long elapsed = 0;
+        int[] n = new int[8];
+        long[] b = new long[4];
+        boolean auto = false;
+        int nodes = 0;
+        for (JobSnapshot s : parts) {
+            elapsed = Math.max(elapsed, s.elapsedNanos);
+            int[] counts = {s.slaves, s.starting, s.running, s.runnable, s.blockedInReceive, s.blockedInCollective, s.finished,
+                    s.nrunning};
+            for (int i = 0; i < n.length; i++) {
+                n[i] += counts[i];
+            }
+            b[0] += s.messagesInMemory;
+            b[1] += s.bytesInMemory;
+            b[2] += s.messagesOnDisk;
+            b[3] += s.bytesOnDisk;
+            auto |= s.nrunningAuto;
+            nodes += s.nodes;
+        }
+        return new JobSnapshot(elapsed, n[0], n[1], n[2], n[3], n[4], n[5], n[6], b[0], b[1], b[2], b[3], n[7], auto, null,
+                nodes);
     }
 
     private static final class Tally {

@@ -12,10 +12,26 @@ import java.util.List;
 
 /**
  * End-of-run statistics, written as JSON by {@code --stats}. The field names are the documented
- * schema (docs/statistics.md).
+ * schema (docs/statistics.md). {@code total} is the job's: every node's numbers summed
+ * ({@link Node#sum}).
  */
 public record JobStats(double wallTimeSeconds, int exitCode, String failure, List<Node> nodes, List<Slave> slaves,
-                       List<Recovery> recoveries) {
+                       List<Recovery> recoveries, Node total) {
+
+    /**
+     * Statistics whose total is the sum of {@code nodes}.
+     *
+     * @param wallTimeSeconds from the start to the end of the job
+     * @param exitCode        the job's exit code
+     * @param failure         why it failed, or null
+     * @param nodes           each node's numbers
+     * @param slaves          each slave's
+     * @param recoveries      the roll-backs to a checkpoint
+     */
+    public JobStats(double wallTimeSeconds, int exitCode, String failure, List<Node> nodes, List<Slave> slaves,
+                    List<Recovery> recoveries) {
+        this(wallTimeSeconds, exitCode, failure, nodes, slaves, recoveries, Node.sum(nodes));
+    }
 
     /**
      * One node's totals. {@code maxRunning} is the most slaves ever RUNNING at once; the times,
@@ -27,6 +43,51 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
                        long bytesSpilled, long spillFiles, double runSeconds, double blockedSeconds,
                        double runnableSeconds, long resumes, long pollYields, long preemptions, long peakRssBytes,
                        boolean runningAuto, List<NrunningChange> nrunningChanges) {
+
+        /**
+         * The job's total over {@code nodes}: every count and time summed, {@code node} -1, no
+         * -nr changes. {@code running} and {@code maxRunning} are the nodes' summed too: the most
+         * that could run at once in the whole job, and an upper bound of the most that did.
+         *
+         * @param nodes the nodes' numbers
+         * @return their sum
+         */
+        public static Node sum(List<Node> nodes) {
+            int slaves = 0;
+            int running = 0;
+            int maxRunning = 0;
+            long messages = 0;
+            long inline = 0;
+            long spilled = 0;
+            long files = 0;
+            double run = 0;
+            double blocked = 0;
+            double runnable = 0;
+            long resumes = 0;
+            long yields = 0;
+            long preemptions = 0;
+            long rss = 0;
+            boolean auto = false;
+            for (Node n : nodes) {
+                slaves += n.slaves;
+                running += n.running;
+                maxRunning += n.maxRunning;
+                messages += n.messages;
+                inline += n.bytesInline;
+                spilled += n.bytesSpilled;
+                files += n.spillFiles;
+                run += n.runSeconds;
+                blocked += n.blockedSeconds;
+                runnable += n.runnableSeconds;
+                resumes += n.resumes;
+                yields += n.pollYields;
+                preemptions += n.preemptions;
+                rss += n.peakRssBytes;
+                auto |= n.runningAuto;
+            }
+            return new Node(-1, slaves, running, maxRunning, messages, inline, spilled, files, run, blocked, runnable, resumes,
+                    yields, preemptions, rss, auto, List.of());
+        }
     }
 
     /**
@@ -62,17 +123,16 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
     }
 
     /**
-     * Joins the nodes' parts into {@code stats} (one document, as one node writes) and removes them.
-     * A missing part (its master died) is left out and named in {@code failure} if there is none.
+     * Joins the nodes' parts into {@code stats} (one document, as one node writes, with every node's
+     * section and the job's total) and removes them. A missing or unreadable part (its master died,
+     * or was ended while writing it) is left out and named in {@code failure} if there is none.
      *
-     * @param exitCode the job's exit code, as the launcher saw it
+     * @param exitCode   the job's exit code, as the launcher saw it
+     * @param jobFailure the launcher's own reason for the failure (a lost node), which comes first; or null
      */
-    public static void merge(Path stats, int nodes, int exitCode) throws IOException {
+    public static void merge(Path stats, int nodes, int exitCode, String jobFailure) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        List<Node> allNodes = new ArrayList<>();
-        List<Slave> allSlaves = new ArrayList<>();
-        double wall = 0;
-        String failure = null;
+        List<JobStats> parts = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
             Path part = partFile(stats, n);
@@ -80,8 +140,33 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
                 missing.add(n);
                 continue;
             }
-            JobStats s = json.readValue(part.toFile(), JobStats.class);
+            try {
+                parts.add(json.readValue(part.toFile(), JobStats.class));
+            } catch (IOException unreadable) {
+                missing.add(n); // its master was ended while writing it
+            }
             Files.delete(part);
+        }
+        join(parts, missing, exitCode, jobFailure).write(stats);
+    }
+
+    /**
+     * The job's statistics from its nodes': nodes and slaves together (slaves by rank), the
+     * longest wall time, and the first failure: {@code jobFailure}, else a node's, else the
+     * missing nodes named.
+     *
+     * @param parts      the nodes' statistics
+     * @param missing    nodes without statistics
+     * @param exitCode   the job's exit code
+     * @param jobFailure the launcher's own reason for the failure, or null
+     * @return the joined statistics
+     */
+    static JobStats join(List<JobStats> parts, List<Integer> missing, int exitCode, String jobFailure) {
+        List<Node> allNodes = new ArrayList<>();
+        List<Slave> allSlaves = new ArrayList<>();
+        double wall = 0;
+        String failure = jobFailure;
+        for (JobStats s : parts) {
             allNodes.addAll(s.nodes());
             allSlaves.addAll(s.slaves());
             wall = Math.max(wall, s.wallTimeSeconds());
@@ -90,8 +175,9 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
         if (failure == null && !missing.isEmpty()) {
             failure = "no statistics from node(s) " + missing;
         }
+        allNodes.sort(Comparator.comparingInt(Node::node));
         allSlaves.sort(Comparator.comparingInt(Slave::rank));
-        new JobStats(wall, exitCode, failure, allNodes, allSlaves, List.of()).write(stats);
+        return new JobStats(wall, exitCode, failure, allNodes, allSlaves, List.of());
     }
 
     /**

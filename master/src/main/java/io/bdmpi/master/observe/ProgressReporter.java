@@ -206,7 +206,11 @@ public final class ProgressReporter implements AutoCloseable {
     static String format(JobSnapshot s) {
         StringBuilder b = new StringBuilder();
         b.append(clock(s.elapsedNanos()));
-        b.append(" | ").append(s.slaves()).append(" slaves");
+        b.append(" | ");
+        if (s.nodes() > 1) {
+            b.append(s.nodes()).append(" nodes, ");
+        }
+        b.append(s.slaves()).append(" slaves");
         if (s.nrunningAuto()) {
             b.append(", -nr auto ").append(s.nrunning());
             JobStats.NrunningChange last = s.lastNrunningChange();

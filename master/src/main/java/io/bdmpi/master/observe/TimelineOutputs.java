@@ -3,6 +3,7 @@ package io.bdmpi.master.observe;
 import io.bdmpi.master.config.MasterContext;
 
 import java.io.IOException;
+import java.nio.file.Path;
 
 /** The outputs made from a job's timeline once it has ended: {@code --trace} and {@code --report}. */
 public final class TimelineOutputs {
@@ -12,10 +13,16 @@ public final class TimelineOutputs {
 
     /**
      * Writes --trace and --report, if asked for, from the timeline the scheduler recorded; call
-     * after the statistics were taken (which closes the timeline). Problems are reported on stderr:
-     * the job's own outcome stands.
+     * after the statistics were taken (which closes the timeline). On several nodes, writes this
+     * node's part instead, which bdmpiexec joins ({@link TimelineParts}). Problems are reported on
+     * stderr: the job's own outcome stands.
+     *
+     * @param node          this master's node
+     * @param host          its host (several nodes)
+     * @param clockOffsetNs bdmpiexec's clock less this master's (several nodes)
      */
-    public static void write(MasterContext context, TimelineRecorder timeline, JobStats stats) {
+    public static void write(MasterContext context, TimelineRecorder timeline, JobStats stats, int node, String host,
+                             long clockOffsetNs) {
         if (timeline == null) {
             return;
         }
@@ -23,9 +30,18 @@ public final class TimelineOutputs {
             System.err.println("bdmpiexec: no timeline to write (the scheduler did not finish)");
             return;
         }
+        if (context.nodes() > 1) {
+            Path part = TimelineParts.partFile(context.traceFile() != null ? context.traceFile() : context.reportFile(), node);
+            try {
+                TimelineParts.writePart(part, timeline, stats, host, clockOffsetNs);
+            } catch (IOException e) {
+                System.err.println("bdmpiexec: cannot write this node's timeline to " + part + ": " + e.getMessage());
+            }
+            return;
+        }
         if (context.traceFile() != null) {
             try {
-                TraceWriter.write(timeline, 0, context.traceFile());
+                TraceWriter.write(timeline, context.traceFile());
             } catch (IOException e) {
                 System.err.println("bdmpiexec: cannot write the trace to " + context.traceFile() + ": " + e.getMessage());
             }

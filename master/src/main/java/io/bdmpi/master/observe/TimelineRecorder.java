@@ -33,32 +33,21 @@ import java.util.function.Supplier;
  * uses). Disk use is {@value #RECORD_BYTES} bytes per
  * interval (a million state changes: 26 MB), removed with the work directory.
  */
-public final class TimelineRecorder implements AutoCloseable {
+public final class TimelineRecorder implements JobTimeline, AutoCloseable {
 
-    /** rank (int), state (byte), start and end (long ns since the job's start), call id (int), reserved (byte). */
+    /** world rank (int), state (byte), start and end (long ns since the job's start), call id (int), reserved (byte). */
     static final int RECORD_BYTES = 4 + 1 + 8 + 8 + 4 + 1;
     private static final int BUFFER_BYTES = 64 * 1024;
     private static final SlaveState[] STATES = SlaveState.values();
     /** Where the deadlock-report text of a blocked collective starts listing the ranks it waits for. */
     private static final String COLLECTIVE_WAITS_FOR = ", which ranks";
 
-    /**
-     * One interval of one slave in one state. {@code call} is the MPI call it was blocked in, or why
-     * it gave its slot up while RUNNABLE, or null.
-     */
-    record Interval(int rank, SlaveState state, long startNs, long endNs, String call) {
-    }
-
-    /** Receives intervals, in the order they ended. */
-    @FunctionalInterface
-    interface IntervalSink {
-        void accept(Interval interval) throws IOException;
-    }
-
     private final Path spool;
     private final FileChannel channel;
     private final ExecutorService writer;
     private final long startNs;
+    private final int node;
+    private final int[] worldRanks;
     private final SlaveState[] state;
     private final long[] sinceNs;
     private final int[] callOf;
@@ -71,10 +60,12 @@ public final class TimelineRecorder implements AutoCloseable {
     private long intervals;
 
     /**
-     * @param spool   the file to append records to (in the work directory)
-     * @param slaves  number of slaves, all STARTING at {@code startNs}
+     * @param spool      the file to append records to (in the work directory)
+     * @param node       the node whose slaves these are
+     * @param worldRanks the world rank of each of its slaves, by local index; all STARTING at {@code startNs}
      */
-    public TimelineRecorder(Path spool, int slaves, long startNs) throws IOException {
+    public TimelineRecorder(Path spool, int node, int[] worldRanks, long startNs) throws IOException {
+        int slaves = worldRanks.length;
         this.spool = spool;
         this.channel = FileChannel.open(spool, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         this.writer = Executors.newSingleThreadExecutor(r -> {
@@ -83,6 +74,8 @@ public final class TimelineRecorder implements AutoCloseable {
             return t;
         });
         this.startNs = startNs;
+        this.node = node;
+        this.worldRanks = worldRanks.clone();
         this.state = new SlaveState[slaves];
         this.sinceNs = new long[slaves];
         this.callOf = new int[slaves];
@@ -94,19 +87,21 @@ public final class TimelineRecorder implements AutoCloseable {
     /**
      * A slave changed state at {@code nowNs}: its interval in the old state ends.
      *
+     * @param slave the slave's local index on this node
+     *
      * @param waitingFor what it is blocked in, asked only when {@code to} is a blocked state or
      *                   RUNNABLE; for RUNNABLE, why it gave its slot up (a vain poll, the
      *                   quantum), or null when it was woken
      */
-    public void transition(int rank, SlaveState to, long nowNs, Supplier<String> waitingFor) {
+    public void transition(int slave, SlaveState to, long nowNs, Supplier<String> waitingFor) {
         if (ended) {
             return;
         }
-        close(rank, nowNs);
-        state[rank] = to;
-        sinceNs[rank] = nowNs;
+        close(slave, nowNs);
+        state[slave] = to;
+        sinceNs[slave] = nowNs;
         String call = to.isBlocked() || to == SlaveState.RUNNABLE ? waitingFor.get() : null;
-        callOf[rank] = call == null ? 0 : callId(call);
+        callOf[slave] = call == null ? 0 : callId(call);
     }
 
     /** The job ended at {@code nowNs}: the open intervals end there, and nothing more is recorded. */
@@ -114,9 +109,9 @@ public final class TimelineRecorder implements AutoCloseable {
         if (ended) {
             return;
         }
-        for (int rank = 0; rank < state.length; rank++) {
-            if (state[rank] != SlaveState.EXITED) {
-                close(rank, nowNs);
+        for (int slave = 0; slave < state.length; slave++) {
+            if (state[slave] != SlaveState.EXITED) {
+                close(slave, nowNs);
             }
         }
         ended = true;
@@ -127,18 +122,31 @@ public final class TimelineRecorder implements AutoCloseable {
     }
 
     /** Job length (ns) as recorded; valid after {@link #jobEnded}. */
-    long durationNs() {
+    @Override
+    public long durationNs() {
         return endNs;
     }
 
-    /** Number of slaves. */
-    int slaves() {
-        return state.length;
+    /** This node's slaves, one track. */
+    @Override
+    public List<Track> tracks() {
+        return List.of(new Track(node, null, worldRanks.clone(), null));
     }
 
     /** Intervals recorded. */
-    long intervals() {
+    @Override
+    public long intervals() {
         return intervals;
+    }
+
+    /** The clock reading (this master's {@link System#nanoTime}) the recorded times count from. */
+    long startNs() {
+        return startNs;
+    }
+
+    /** The table of calls, by id (0: none). */
+    List<String> calls() {
+        return calls;
     }
 
     /**
@@ -147,7 +155,8 @@ public final class TimelineRecorder implements AutoCloseable {
      *
      * @throws IOException if the spool could not be written or read
      */
-    void forEach(IntervalSink sink) throws IOException {
+    @Override
+    public void forEach(IntervalSink sink) throws IOException {
         if (!ended) {
             throw new IllegalStateException("the job has not ended");
         }
@@ -168,19 +177,19 @@ public final class TimelineRecorder implements AutoCloseable {
                 long end = in.readLong();
                 String call = calls.get(in.readInt());
                 in.readByte();
-                sink.accept(new Interval(rank, s, start, end, call));
+                sink.accept(new Interval(node, rank, s, start, end, call));
             }
         }
     }
 
-    private void close(int rank, long nowNs) {
+    private void close(int slave, long nowNs) {
         if (buffer.remaining() < RECORD_BYTES) {
             ByteBuffer full = buffer;
             buffer = ByteBuffer.allocate(BUFFER_BYTES);
             writer.execute(() -> append(full));
         }
-        buffer.putInt(rank).put((byte) state[rank].ordinal()).putLong(sinceNs[rank] - startNs).putLong(nowNs - startNs)
-                .putInt(callOf[rank]).put((byte) 0);
+        buffer.putInt(worldRanks[slave]).put((byte) state[slave].ordinal()).putLong(sinceNs[slave] - startNs)
+                .putLong(nowNs - startNs).putInt(callOf[slave]).put((byte) 0);
         intervals++;
     }
 

@@ -8,12 +8,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Writes a {@link TimelineRecorder}'s intervals as a Chrome trace-event JSON file ({@code --trace}),
+ * Writes a {@link JobTimeline}'s intervals as a Chrome trace-event JSON file ({@code --trace}),
  * which Perfetto (ui.perfetto.dev) and chrome://tracing open: one process per node ({@code pid} =
- * node), one track per slave ({@code tid} = rank, named "rank R"), one complete event
- * ({@code "ph":"X"}) per interval, named after the state, or for a blocked slave after the MPI call
- * it waits in. Timestamps are microseconds since the master started. Streamed: memory does not grow
- * with the length of the job.
+ * node, named "node N" or "node N (host H)"; a node without data says why), one track per slave
+ * ({@code tid} = world rank, named "rank R"), one complete event ({@code "ph":"X"}) per interval,
+ * named after the state, or for a blocked slave after the MPI call it waits in. Timestamps are
+ * microseconds since the job's start. Streamed: memory does not grow with the length of the job.
  */
 final class TraceWriter {
 
@@ -22,15 +22,20 @@ final class TraceWriter {
     private TraceWriter() {
     }
 
-    static void write(TimelineRecorder timeline, int node, Path file) throws IOException {
+    static void write(JobTimeline timeline, Path file) throws IOException {
         try (JsonGenerator g = new JsonFactory().createGenerator(file.toFile(), JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeStringField("displayTimeUnit", "ms");
             g.writeArrayFieldStart("traceEvents");
-            metadata(g, "process_name", node, -1, "node " + node);
-            for (int rank = 0; rank < timeline.slaves(); rank++) {
-                metadata(g, "thread_name", node, rank, "rank " + rank);
-                metadata(g, "thread_sort_index", node, rank, null);
+            for (JobTimeline.Track track : timeline.tracks()) {
+                int node = track.node();
+                metadata(g, "process_name", node, -1, track.missing() == null ? track.label()
+                        : track.label() + ": no data (" + track.missing() + ")");
+                metadata(g, "process_sort_index", node, -1, null);
+                for (int rank : track.ranks()) {
+                    metadata(g, "thread_name", node, rank, "rank " + rank);
+                    metadata(g, "thread_sort_index", node, rank, null);
+                }
             }
             timeline.forEach(i -> {
                 g.writeStartObject();
@@ -39,7 +44,7 @@ final class TraceWriter {
                 g.writeStringField("ph", "X");
                 g.writeNumberField("ts", i.startNs() / 1e3);
                 g.writeNumberField("dur", (i.endNs() - i.startNs()) / 1e3);
-                g.writeNumberField("pid", node);
+                g.writeNumberField("pid", i.node());
                 g.writeNumberField("tid", i.rank());
                 g.writeObjectFieldStart("args");
                 g.writeStringField("state", i.state().name());
@@ -62,7 +67,7 @@ final class TraceWriter {
      * A blocked interval is named after its call ("receive(source=1, tag=7, comm=COMM_WORLD)",
      * "MPI_Barrier() on COMM_WORLD"), others after the state.
      */
-    static String name(TimelineRecorder.Interval i) {
+    static String name(JobTimeline.Interval i) {
         if (i.call() == null) {
             return i.state().name();
         }
@@ -81,7 +86,7 @@ final class TraceWriter {
         if (value != null) {
             g.writeStringField("name", value);
         } else {
-            g.writeNumberField("sort_index", tid);
+            g.writeNumberField("sort_index", tid >= 0 ? tid : pid);
         }
         g.writeEndObject();
         g.writeEndObject();

@@ -863,7 +863,7 @@ public final class Scheduler {
         long now = clockNs.getAsLong();
         s.accountUntil(now);
         if (timeline != null) {
-            timeline.transition(s.worldRank, to, now, () -> to == SlaveState.RUNNABLE && s.yielded == null ? null : pendingCall(s));
+            timeline.transition(s.localIndex, to, now, () -> to == SlaveState.RUNNABLE && s.yielded == null ? null : pendingCall(s));
         }
         if (s.state == SlaveState.RUNNING) {
             running--;

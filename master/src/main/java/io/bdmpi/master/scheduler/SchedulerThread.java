@@ -75,6 +75,11 @@ public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
         ring.publishEvent(PUBLISH, event);
     }
 
+    /** Hands {@code event} to the scheduler thread if the ring has room; whether it did. Never waits. */
+    public boolean tryPublish(MasterEvent event) {
+        return ring.tryPublishEvent(PUBLISH, event);
+    }
+
     /** Starts feeding {@code scheduler} from {@code io}'s sockets and from the ring (events published before wait for it). */
     public void start(SlaveIo io, Scheduler scheduler) {
         this.scheduler = scheduler;

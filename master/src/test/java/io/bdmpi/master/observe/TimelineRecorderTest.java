@@ -23,7 +23,7 @@ class TimelineRecorderTest {
     void intervalsSpillToTheSpoolAndComeBackInOrder() throws IOException {
         Path spool = dir.resolve("timeline.bin");
         int cycles = 5_000; // 3 intervals each: 15 000 records, several 64 KiB buffers
-        try (TimelineRecorder t = new TimelineRecorder(spool, 2, 100)) {
+        try (TimelineRecorder t = new TimelineRecorder(spool, 0, new int[] {0, 1}, 100)) {
             long now = 100;
             t.transition(0, SlaveState.RUNNABLE, now += 10, () -> null); // woken: no reason
             for (int i = 0; i < cycles; i++) {
@@ -36,13 +36,13 @@ class TimelineRecorderTest {
             assertEquals(2 + 3L * cycles + 1, t.intervals());
             assertEquals(now - 100, t.durationNs());
 
-            List<TimelineRecorder.Interval> read = new ArrayList<>();
+            List<JobTimeline.Interval> read = new ArrayList<>();
             t.forEach(read::add);
             assertEquals(t.intervals(), read.size());
             assertEquals((long) read.size() * TimelineRecorder.RECORD_BYTES, Files.size(spool));
             long end0 = 0;
             int blocked = 0;
-            for (TimelineRecorder.Interval i : read) {
+            for (JobTimeline.Interval i : read) {
                 if (i.rank() == 0) {
                     assertEquals(end0, i.startNs(), "rank 0's intervals follow each other");
                     end0 = i.endNs();
@@ -55,7 +55,7 @@ class TimelineRecorderTest {
             }
             assertEquals(cycles, blocked);
             assertEquals(t.durationNs(), end0);
-            TimelineRecorder.Interval last1 = read.get(read.size() - 1);
+            JobTimeline.Interval last1 = read.get(read.size() - 1);
             assertEquals(1, last1.rank(), "rank 1 never left STARTING: its one interval closes at the end");
             assertEquals(SlaveState.STARTING, last1.state());
             assertEquals(t.durationNs(), last1.endNs());

@@ -92,6 +92,15 @@ public final class Expect {
         if (s.wallTimeSeconds() <= 0) {
             problems.add("wallTimeSeconds = " + s.wallTimeSeconds());
         }
+        Stats.Node t = s.total();
+        if (t.node() != -1 || t.slaves() != ranks || t.messages() != s.nodes().stream().mapToLong(Stats.Node::messages).sum()
+                || t.bytesInline() != s.nodes().stream().mapToLong(Stats.Node::bytesInline).sum()
+                || t.bytesSpilled() != s.nodes().stream().mapToLong(Stats.Node::bytesSpilled).sum()
+                || t.spillFiles() != s.nodes().stream().mapToLong(Stats.Node::spillFiles).sum()
+                || t.resumes() != s.nodes().stream().mapToLong(Stats.Node::resumes).sum()
+                || Math.abs(t.runSeconds() - s.nodes().stream().mapToDouble(Stats.Node::runSeconds).sum()) > 1e-6) {
+            problems.add("the job's total " + t + " is not the sum of the nodes");
+        }
         if (!problems.isEmpty()) {
             throw new AssertionError("statistics of a successful run are wrong: " + problems + "\n" + r.describe());
         }

@@ -17,13 +17,14 @@ import java.util.List;
  *              "runningAuto","nrunningChanges":[{"timeSeconds","from","to","budgetBytes","restBytes",
  *              "perRunningSlaveBytes","requiredBytes","reason"}]}],
  *  "slaves": [{"rank","node","pid","exitCode","runSeconds","blockedSeconds","runnableSeconds","resumes",
- *              "pollYields","preemptions","messagesSent","bytesSentInline","bytesSentSpilled","peakRssBytes"}]}
+ *              "pollYields","preemptions","messagesSent","bytesSentInline","bytesSentSpilled","peakRssBytes"}],
+ *  "total":  {the fields of a node, every node's summed; "node": -1}}
  * </pre>
  * Every documented field is required (a missing one fails the parse, so a schema drift is caught);
  * extra fields are allowed.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves, List<Recovery> recoveries) {
+public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves, List<Recovery> recoveries, Node total) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
@@ -71,16 +72,6 @@ public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves
             throw new AssertionError("expected stats of exactly one node, got " + nodes.size() + ": " + nodes);
         }
         return nodes.get(0);
-    }
-
-    /** Message counts of every node together. */
-    public record Totals(long messages, long bytesInline, long bytesSpilled, long spillFiles) {
-    }
-
-    /** The message counts of every node summed. */
-    public Totals total() {
-        return new Totals(nodes.stream().mapToLong(Node::messages).sum(), nodes.stream().mapToLong(Node::bytesInline).sum(),
-                nodes.stream().mapToLong(Node::bytesSpilled).sum(), nodes.stream().mapToLong(Node::spillFiles).sum());
     }
 
     /** The slave of the given world rank. */

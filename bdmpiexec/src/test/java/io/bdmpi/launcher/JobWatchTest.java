@@ -1,0 +1,100 @@
+package io.bdmpi.launcher;
+
+import io.bdmpi.master.control.ControlMessage;
+import io.bdmpi.master.control.LauncherLink;
+import io.bdmpi.master.observe.JobSnapshot;
+import org.junit.jupiter.api.Test;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * bdmpiexec's side channel with real sockets: a real master's link ({@link LauncherLink}) and a
+ * hand-made one that says hello and then nothing, or closes without a goodbye.
+ */
+class JobWatchTest {
+
+    private static final JobSnapshot SNAPSHOT = new JobSnapshot(2_000_000_000L, 4, 0, 1, 1, 1, 1, 0, 3, 300, 1, 1 << 20, 1,
+            false, null, 1);
+
+    @Test
+    void aSilentMasterIsLostWithinTheLimitAndTheOthersAreTold() throws Exception {
+        BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
+        BlockingQueue<String> toldNode0 = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(2, List.of(), true).start(lost::add);
+             LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(toldNode0));
+             Socket node1 = new Socket(watch.address().split(":")[0], Integer.parseInt(watch.address().split(":")[1]))) {
+            assertTrue(Math.abs(node0.clockOffsetNanos()) < TimeUnit.MILLISECONDS.toNanos(5),
+                    "one JVM, one clock: offset " + node0.clockOffsetNanos() + " ns");
+            node0.snapshotsFrom(f -> f.complete(SNAPSHOT));
+            hello(node1, 1, "far-away", 4242);
+            long since = System.nanoTime();
+
+            LostNode l = lost.poll(LauncherLink.SILENCE_LIMIT_MS + 2_000, TimeUnit.MILLISECONDS);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+            assertNotNull(l, "the silent master was not declared lost");
+            assertTrue(tookMs >= LauncherLink.SILENCE_LIMIT_MS - 100 && tookMs < 5_000, "declared lost after " + tookMs + " ms");
+            assertEquals(new LostNode(1, "far-away", 4242, l.reason()), l);
+            assertTrue(l.reason().matches("stopped answering for \\d+\\.\\d s"), l.reason());
+            assertEquals("node 1 (host far-away) " + l.reason() + "; ending the job", l.describe());
+            assertEquals(l, watch.lost());
+            String told = toldNode0.poll(2, TimeUnit.SECONDS);
+            assertEquals("1: " + l.describe(), told, "the live master hears which node was lost");
+            assertEquals(List.of(SNAPSHOT), watch.snapshots(), "the live master's heartbeats carry its snapshot");
+            assertNull(lost.poll(LauncherLink.SILENCE_LIMIT_MS + 500, TimeUnit.MILLISECONDS),
+                    "only the first lost node is declared; a live master heartbeating is never lost");
+        }
+    }
+
+    @Test
+    void aConnectionClosedWithoutGoodbyeIsALossButAGoodbyeIsNot() throws Exception {
+        BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
+        BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(3, List.of(), true).start(lost::add)) {
+            LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored));
+            node0.goodbye(0);
+            LauncherLink node2 = LauncherLink.connect(watch.address(), 2, listener(ignored));
+            assertNull(lost.poll(LauncherLink.SILENCE_LIMIT_MS + 1_000, TimeUnit.MILLISECONDS), "a goodbye is no loss");
+            try (Socket node1 = new Socket(watch.address().split(":")[0], Integer.parseInt(watch.address().split(":")[1]))) {
+                hello(node1, 1, LauncherLink.hostName(), 77);
+                Thread.sleep(300);
+            }
+            LostNode l = lost.poll(2, TimeUnit.SECONDS);
+            assertNotNull(l, "a connection closed without a goodbye is a loss");
+            assertEquals(1, l.node());
+            assertEquals(77, l.pid());
+            assertTrue(l.reason().startsWith("is gone ("), l.reason());
+            node2.close();
+        }
+    }
+
+    private static void hello(Socket s, int node, String host, long pid) throws IOException {
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        new ControlMessage.Hello(node, host, pid).writeTo(out);
+        out.flush();
+    }
+
+    private static LauncherLink.Listener listener(BlockingQueue<String> told) {
+        return new LauncherLink.Listener() {
+            @Override
+            public void nodeLost(int node, String reason) {
+                told.add(node + ": " + reason);
+            }
+
+            @Override
+            public void launcherLost(String reason) {
+                told.add("launcher: " + reason);
+            }
+        };
+    }
+}
