@@ -71,6 +71,7 @@ public final class MasterContext {
     private double progressSeconds;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private Path checkpointDir;
+    private Path classDataCacheDir = defaultCacheDir();
     private Path restartDir;
     private int recoveries;
     private boolean concluded;
@@ -236,6 +237,23 @@ public final class MasterContext {
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
+
+    /**
+     * Where the slaves' class-data archive is kept between jobs (made by the first job that finds
+     * none: see {@link io.bdmpi.master.slaveio.SlaveLauncher}), or null for slaves without one.
+     * Default: {@code bdmpi} in {@code $XDG_CACHE_HOME}, else in {@code ~/.cache}.
+     */
+    public Path classDataCacheDir() { return classDataCacheDir; }
+    public MasterContext classDataCacheDir(Path v) { classDataCacheDir = v; return this; }
+
+    private static Path defaultCacheDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "bdmpi");
+        }
+        String home = System.getProperty("user.home");
+        return home == null || home.isBlank() || home.equals("?") ? null : Path.of(home, ".cache", "bdmpi");
+    }
 
     /**
      * Where checkpoints ({@code mpi.BDMPI.checkpoint}) are written and kept after the job, or null
