@@ -17,7 +17,7 @@ import io.bdmpi.master.memory.MemorySampler;
 import io.bdmpi.master.memory.ProcMemory;
 import io.bdmpi.master.memory.ReadAhead;
 import io.bdmpi.master.memory.ResidencySampler;
-import io.bdmpi.master.memory.SwapWarning;
+import io.bdmpi.master.memory.SlaveMemory;
 import io.bdmpi.master.observe.JobStats;
 import io.bdmpi.master.observe.ProgressReporter;
 import io.bdmpi.master.observe.TimelineOutputs;
@@ -139,8 +139,9 @@ public final class NodeMaster {
                 }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
-            SwapWarning.check(context.slavesOn(node), context.slaveJvmOptions(), context.memoryLimitBytesOn(node))
-                    .ifPresent(System.err::println);
+            SlaveMemory slaveMemory = context.slaveMemoryOn(node);
+            slaveMemory.warnings().forEach(System.err::println);
+            SlaveLauncher launcher = new SlaveLauncher(context, slaveMemory);
             if (context.memoryLimitBytesOn(node) > 0) {
                 cgroup = MemoryCgroup.create(context.memoryLimitBytesOn(node));
             }
@@ -160,7 +161,7 @@ public final class NodeMaster {
                 }
                 attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoring));
                 try {
-                    result = attempt.run(workDir, placement, cgroup, internode, fileDeleter, ticker);
+                    result = attempt.run(launcher, workDir, placement, cgroup, internode, fileDeleter, ticker);
                     stats = attempt.stats;
                 } finally {
                     attempt.close();
@@ -262,12 +263,12 @@ public final class NodeMaster {
             this.checkpointing = checkpointing;
         }
 
-        JobOutcome run(WorkDirectory workDir, Placement placement, MemoryCgroup cgroup, Internode internode,
+        JobOutcome run(SlaveLauncher launcher, WorkDirectory workDir, Placement placement, MemoryCgroup cgroup, Internode internode,
                        ExecutorService fileDeleter, ScheduledExecutorService ticker)
                 throws IOException, InterruptedException, ExecutionException {
             current = this;
             io = new SlaveIo(workDir.socket(), new SlaveEvents());
-            SlaveSession[] sessions = spawn(workDir, processes, placement, node);
+            SlaveSession[] sessions = spawn(launcher, workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             workDir.slavesStarted(pids);
             ResumePolicy policy = ResumePolicy.FIFO;
@@ -432,8 +433,8 @@ public final class NodeMaster {
     }
 
     /** Starts this node's slaves, in local order, with the world ranks the placement gives them. */
-    private SlaveSession[] spawn(WorkDirectory workDir, List<Process> processes, Placement placement, int node) throws IOException {
-        SlaveLauncher launcher = new SlaveLauncher(context);
+    private SlaveSession[] spawn(SlaveLauncher launcher, WorkDirectory workDir, List<Process> processes, Placement placement,
+                                 int node) throws IOException {
         int[] ranks = placement.ranksOn(node);
         long masterPid = ProcessHandle.current().pid();
         SlaveSession[] sessions = new SlaveSession[ranks.length];

@@ -30,6 +30,8 @@ class StartupBenchmarkTest {
     /** 256 JVMs on 2 cores take tens of seconds; leave room for a slow, busy machine. */
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(10);
     private static final long PLAIN_JVM_TIMEOUT_SECONDS = 600;
+    /** Most plain JVMs alive at once. */
+    private static final int PLAIN_WAVE = 256;
 
     private final List<Integer> sizes = BenchConfig.integers("bench.startup.sizes", List.of(16, 64, 256), List.of(4, 16));
     private final int running = BenchConfig.integer("bench.startup.running", 2, 2);
@@ -76,8 +78,8 @@ class StartupBenchmarkTest {
         report.note("bdmpi job wall: from starting bdmpiexec (its own JVM included) until it exited, for a job of"
                         + " -ns S -nr " + running + " whose ranks do Init, print their VmRSS, barrier, Finalize.")
                 .note("Baseline: S plain JVMs (the slaves' JVM options: " + String.join(" ", ChildJvm.SLAVE_JVM_OPTIONS)
-                        + ") started at once from the test JVM, each printing its VmRSS and exiting; wall time until"
-                        + " all have exited. Ratio = bdmpi job wall / baseline wall.")
+                        + ") started at once from the test JVM (" + PLAIN_WAVE + " at a time), each printing its VmRSS and"
+                        + " exiting; wall time until all have exited. Ratio = bdmpi job wall / baseline wall.")
                 .note("All parked: from starting bdmpiexec until rank 0 has heard from every other rank that it is about"
                         + " to park (start-up of the master and of every slave, and each rank's first turn on a running slot).")
                 .note("Parked slave PSS and RSS: Pss and Rss of /proc/PID/smaps_rollup of every slave but rank 0, read by"
@@ -92,24 +94,26 @@ class StartupBenchmarkTest {
     private record PlainRun(double wallSeconds, Samples rssMiB) {
     }
 
+    /** S plain JVMs started at once, in waves of at most {@link #PLAIN_WAVE} (a thousand at once would not fit the node). */
     private static PlainRun startPlainJvms(int count) {
-        List<ChildJvm> jvms = new ArrayList<>();
-        try {
-            long start = System.nanoTime();
-            for (int i = 0; i < count; i++) {
-                jvms.add(ChildJvm.start(PlainJvm.class));
+        List<Double> rss = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int started = 0; started < count; started += PLAIN_WAVE) {
+            List<ChildJvm> jvms = new ArrayList<>();
+            try {
+                for (int i = started; i < Math.min(count, started + PLAIN_WAVE); i++) {
+                    jvms.add(ChildJvm.start(PlainJvm.class));
+                }
+                for (ChildJvm jvm : jvms) {
+                    String line = jvm.readLine();
+                    jvm.awaitSuccess(PLAIN_JVM_TIMEOUT_SECONDS);
+                    rss.add(Measured.of(line, "PlainJvm").get("rssKiB") / KIB_PER_MIB);
+                }
+            } finally {
+                jvms.forEach(ChildJvm::close);
             }
-            List<Double> rss = new ArrayList<>();
-            for (ChildJvm jvm : jvms) {
-                String line = jvm.readLine();
-                jvm.awaitSuccess(PLAIN_JVM_TIMEOUT_SECONDS);
-                rss.add(Measured.of(line, "PlainJvm").get("rssKiB") / KIB_PER_MIB);
-            }
-            double wall = (System.nanoTime() - start) / 1e9;
-            return new PlainRun(wall, Samples.of(rss));
-        } finally {
-            jvms.forEach(ChildJvm::close);
         }
+        return new PlainRun((System.nanoTime() - start) / 1e9, Samples.of(rss));
     }
 
     private static double seconds(Duration d) {

@@ -9,11 +9,15 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +39,11 @@ final class ClassDataArchive {
 
     /** How long the training run may take before the job starts without an archive. */
     private static final long TRAINING_TIMEOUT_S = 60;
+    /**
+     * Archives kept in the cache, the most recently made: every rebuilt jar makes a new one (2.5 MiB),
+     * and a slave that maps one still has it when it is removed.
+     */
+    static final int KEPT_ARCHIVES = 16;
 
     private ClassDataArchive() {
     }
@@ -88,6 +97,7 @@ final class ClassDataArchive {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(partial, archive, StandardCopyOption.REPLACE_EXISTING);
             }
+            prune(archive.getParent());
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -95,6 +105,23 @@ final class ClassDataArchive {
         } finally {
             p.destroyForcibly();
             Files.deleteIfExists(partial);
+        }
+    }
+
+    /** Removes all but the {@link #KEPT_ARCHIVES} newest archives of the cache. */
+    private static void prune(Path cacheDir) throws IOException {
+        List<Path> archives;
+        try (var files = Files.list(cacheDir)) {
+            archives = files.filter(f -> f.getFileName().toString().matches("slave-[0-9a-f]+\\.jsa")).toList();
+        }
+        Map<Path, FileTime> made = new HashMap<>();
+        for (Path a : archives) {
+            made.put(a, Files.getLastModifiedTime(a));
+        }
+        List<Path> oldestFirst = new ArrayList<>(archives);
+        oldestFirst.sort(Comparator.comparing(made::get));
+        for (Path a : oldestFirst.subList(0, Math.max(0, oldestFirst.size() - KEPT_ARCHIVES))) {
+            Files.deleteIfExists(a);
         }
     }
 

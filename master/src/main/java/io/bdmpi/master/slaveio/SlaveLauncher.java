@@ -1,6 +1,7 @@
 package io.bdmpi.master.slaveio;
 
 import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.memory.SlaveMemory;
 import io.bdmpi.ooc.Libc;
 import io.bdmpi.slave.SlaveEnvironment;
 import io.bdmpi.slave.SlaveMain;
@@ -31,13 +32,18 @@ public final class SlaveLauncher {
             "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
 
     private final MasterContext context;
+    private final SlaveMemory memory;
     /** bdmpi's own jars, first on a slave's class path: what the class-data archive holds. */
     private final List<String> bdmpiClassPath;
     private final String classPath;
     private final List<String> archiveOptions;
 
-    public SlaveLauncher(MasterContext context) {
+    /**
+     * @param memory the heap limit and heap on park of this node's slaves
+     */
+    public SlaveLauncher(MasterContext context, SlaveMemory memory) {
         this.context = context;
+        this.memory = memory;
         Set<String> bdmpi = new LinkedHashSet<>();
         bdmpi.add(codeSource(SlaveMain.class));
         bdmpi.add(codeSource(SpillDirectory.class));
@@ -66,7 +72,10 @@ public final class SlaveLauncher {
         cmd.add(context.javaExecutable());
         cmd.addAll(DEFAULT_SLAVE_JVM_OPTIONS);
         cmd.addAll(archiveOptions);
-        if (context.shrinkHeapOnPark()) {
+        if (memory.heapBytes() > 0) {
+            cmd.add("-Xmx" + (memory.heapBytes() >> 20) + "m");
+        }
+        if (memory.shrinkOnPark()) {
             cmd.addAll(SlaveEnvironment.HEAP_SHRINK_JVM_OPTIONS);
         }
         context.slaveJvmOptions().stream().filter(o -> !o.isBlank()).forEach(cmd::add);
@@ -85,8 +94,8 @@ public final class SlaveLauncher {
     public Process start(SlaveEnvironment env) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(command());
         pb.environment().putAll(env.toVariables());
-        if (context.shrinkHeapOnPark()) {
-            pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, "true");
+        if (memory.shrinkOnPark()) {
+            pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(memory.parkedHeapBytes()));
         }
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         ProcessBuilder.Redirect output = context.statusLine() ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT;
