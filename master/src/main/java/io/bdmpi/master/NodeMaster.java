@@ -437,13 +437,15 @@ public final class NodeMaster {
                                  int node) throws IOException {
         int[] ranks = placement.ranksOn(node);
         long masterPid = ProcessHandle.current().pid();
+        List<SlaveEnvironment> envs = new ArrayList<>();
+        for (int rank : ranks) {
+            envs.add(new SlaveEnvironment(workDir.socket(), rank, placement.worldSize(), node, placement.nodes(),
+                    context.inlineMaxBytes(), workDir.spill(), masterPid, context.tagOutput()));
+        }
+        processes.addAll(launcher.startAll(envs));
         SlaveSession[] sessions = new SlaveSession[ranks.length];
         for (int i = 0; i < ranks.length; i++) {
-            SlaveEnvironment env = new SlaveEnvironment(workDir.socket(), ranks[i], placement.worldSize(), node, placement.nodes(),
-                    context.inlineMaxBytes(), workDir.spill(), masterPid, context.tagOutput());
-            Process p = launcher.start(env);
-            processes.add(p);
-            sessions[i] = new SlaveSession(ranks[i], i, p.pid(), System.nanoTime());
+            sessions[i] = new SlaveSession(ranks[i], i, processes.get(i).pid(), System.nanoTime());
         }
         return sessions;
     }
