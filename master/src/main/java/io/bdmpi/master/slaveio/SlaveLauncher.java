@@ -66,8 +66,10 @@ public final class SlaveLauncher {
             }
         }
         this.classPath = String.join(File.pathSeparator, entries);
+        // The training loads every class of slave-lib and spill, not of jnr-ffi's jars.
+        List<String> ownJars = List.of(codeSource(SlaveMain.class), codeSource(SpillDirectory.class)).stream().distinct().toList();
         this.archiveOptions = ClassDataArchive.forSlaves(context.classDataCacheDir(), context.javaExecutable(),
-                        DEFAULT_SLAVE_JVM_OPTIONS, bdmpiClassPath, bdmpiClassPath.subList(0, 2))
+                        DEFAULT_SLAVE_JVM_OPTIONS, bdmpiClassPath, ownJars)
                 // Quiet: a slave whose own options rule the archive out (another collector) starts without it.
                 .map(a -> List.of("-XX:SharedArchiveFile=" + a, "-Xlog:cds*=off"))
                 .orElse(List.of());
