@@ -4,6 +4,7 @@ import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.NodeSettings;
 import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.internode.MpiLauncher;
+import io.bdmpi.master.memory.SlaveMemory;
 import io.bdmpi.master.observe.ProgressReporter;
 import io.bdmpi.slave.SlaveMain;
 import io.bdmpi.spill.SpillDirectory;
@@ -92,7 +93,11 @@ public final class LaunchOptions {
     boolean tagOutput = DEFAULTS.tagOutput();
 
     @Option(names = "--slave-jvm-opts", paramLabel = "OPTS", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Extra JVM options for every slave, split on whitespace (default: none).")
+            description = "Extra JVM options for every slave, split on whitespace (default: none). Without an -Xmx "
+                    + "here, a slave's heap limit is the memory left (--memory-limit, else the node's available memory, "
+                    + "less " + (SlaveMemory.MASTER_RESERVE_BYTES >> 20) + " MiB for the master and "
+                    + (SlaveMemory.PARKED_SLAVE_BYTES >> 20) + " MiB per slave) shared by the -nr running slaves, "
+                    + "and at most a quarter of that memory.")
     String slaveJvmOpts = String.join(" ", DEFAULTS.slaveJvmOptions());
 
     @Option(names = "--policy", paramLabel = "resident|fifo",
@@ -130,10 +135,11 @@ public final class LaunchOptions {
                     + "Needs root and the cgroup memory controller (default: no limit).")
     long memoryLimit = DEFAULTS.memoryLimitBytes();
 
-    @Option(names = "--shrink-heap-on-park", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
-            description = "Parked slaves run a full GC and give free heap back to the OS (for programs that drop "
-                    + "or save their heap data before blocking calls).")
-    boolean shrinkHeapOnPark = DEFAULTS.shrinkHeapOnPark();
+    @Option(names = "--shrink-heap-on-park", negatable = true, showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Parked slaves run a full GC and give free heap back to the OS, or with --no-... never "
+                    + "(default: when the slaves' heaps cannot all stay in memory: no swap, and -ns times their heap "
+                    + "limit over the memory left besides the master and the parked JVMs).")
+    Boolean shrinkHeapOnPark;
 
     @Option(names = "--no-read-ahead",
             description = "Do not read the data of the slave that resumes next into memory while others run "
@@ -324,7 +330,8 @@ public final class LaunchOptions {
                 .placement(placement)
                 .resumePolicy(policyKind)
                 .memoryLimitBytes(memoryLimit)
-                .shrinkHeapOnPark(shrinkHeapOnPark)
+                .heapOnPark(shrinkHeapOnPark == null ? DEFAULTS.heapOnPark()
+                        : shrinkHeapOnPark ? SlaveMemory.HeapOnPark.SHRINK : SlaveMemory.HeapOnPark.KEEP)
                 .readAhead(!noReadAhead)
                 .quantumSeconds(quantum)
                 .offHeapMessages(offHeapMessages)

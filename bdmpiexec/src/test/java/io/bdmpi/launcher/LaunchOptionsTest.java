@@ -2,6 +2,7 @@ package io.bdmpi.launcher;
 
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
+import io.bdmpi.master.memory.SlaveMemory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -256,11 +257,12 @@ class LaunchOptionsTest {
     void memoryOptions() {
         MasterContext d = ok("-cp", testClasses(), MAIN);
         assertEquals(0, d.memoryLimitBytes());
-        assertFalse(d.shrinkHeapOnPark());
+        assertEquals(SlaveMemory.HeapOnPark.AUTO, d.heapOnPark());
         assertFalse(d.offHeapMessages());
         assertTrue(d.readAhead());
         MasterContext c = ok("--shrink-heap-on-park", "--offheap-messages", "--no-read-ahead", "-cp", testClasses(), MAIN);
-        assertTrue(c.shrinkHeapOnPark());
+        assertEquals(SlaveMemory.HeapOnPark.SHRINK, c.heapOnPark());
+        assertEquals(SlaveMemory.HeapOnPark.KEEP, ok("--no-shrink-heap-on-park", "-cp", testClasses(), MAIN).heapOnPark());
         assertTrue(c.offHeapMessages());
         assertFalse(c.readAhead());
         assertTrue(fails("--memory-limit", "1m", "-cp", testClasses(), MAIN)

@@ -12,7 +12,7 @@ import io.bdmpi.master.memory.MemorySampler;
 import io.bdmpi.master.memory.ProcMemory;
 import io.bdmpi.master.memory.ReadAhead;
 import io.bdmpi.master.memory.ResidencySampler;
-import io.bdmpi.master.memory.SwapWarning;
+import io.bdmpi.master.memory.SlaveMemory;
 import io.bdmpi.master.observe.JobStats;
 import io.bdmpi.master.observe.ProgressReporter;
 import io.bdmpi.master.observe.TimelineOutputs;
@@ -128,8 +128,9 @@ public final class NodeMaster {
                 }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
-            SwapWarning.check(context.slavesOn(node), context.slaveJvmOptions(), context.memoryLimitBytesOn(node))
-                    .ifPresent(System.err::println);
+            SlaveMemory slaveMemory = context.slaveMemoryOn(node);
+            slaveMemory.warnings().forEach(System.err::println);
+            SlaveLauncher slaveLauncher = new SlaveLauncher(context, slaveMemory);
             if (context.memoryLimitBytesOn(node) > 0) {
                 cgroup = MemoryCgroup.create(context.memoryLimitBytesOn(node));
             }
@@ -149,7 +150,7 @@ public final class NodeMaster {
                 }
                 attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoring));
                 try {
-                    result = attempt.run(workDir, placement, cgroup, internode, fileDeleter, ticker);
+                    result = attempt.run(slaveLauncher, workDir, placement, cgroup, internode, fileDeleter, ticker);
                     stats = attempt.stats;
                 } finally {
                     attempt.close();
@@ -278,12 +279,12 @@ public final class NodeMaster {
             this.checkpointing = checkpointing;
         }
 
-        JobOutcome run(WorkDirectory workDir, Placement placement, MemoryCgroup cgroup, Internode internode,
+        JobOutcome run(SlaveLauncher slaveLauncher, WorkDirectory workDir, Placement placement, MemoryCgroup cgroup, Internode internode,
                        ExecutorService fileDeleter, ScheduledExecutorService ticker)
                 throws IOException, InterruptedException, ExecutionException {
             current = this;
             io = new SlaveIo(workDir.socket(), schedulerThread);
-            SlaveSession[] sessions = spawn(workDir, processes, placement, node);
+            SlaveSession[] sessions = spawn(slaveLauncher, workDir, processes, placement, node);
             long[] pids = processes.stream().mapToLong(Process::pid).toArray();
             workDir.slavesStarted(pids);
             ResumePolicy policy = ResumePolicy.FIFO;
@@ -441,17 +442,19 @@ public final class NodeMaster {
     }
 
     /** Starts this node's slaves, in local order, with the world ranks the placement gives them. */
-    private SlaveSession[] spawn(WorkDirectory workDir, List<Process> processes, Placement placement, int node) throws IOException {
-        SlaveLauncher launcher = new SlaveLauncher(context);
+    private SlaveSession[] spawn(SlaveLauncher slaveLauncher, WorkDirectory workDir, List<Process> processes, Placement placement,
+                                 int node) throws IOException {
         int[] ranks = placement.ranksOn(node);
         long masterPid = ProcessHandle.current().pid();
+        List<SlaveEnvironment> envs = new ArrayList<>();
+        for (int rank : ranks) {
+            envs.add(new SlaveEnvironment(workDir.socket(), rank, placement.worldSize(), node, placement.nodes(),
+                    context.inlineMaxBytes(), workDir.spill(), masterPid, context.tagOutput()));
+        }
+        processes.addAll(slaveLauncher.startAll(envs));
         SlaveSession[] sessions = new SlaveSession[ranks.length];
         for (int i = 0; i < ranks.length; i++) {
-            SlaveEnvironment env = new SlaveEnvironment(workDir.socket(), ranks[i], placement.worldSize(), node, placement.nodes(),
-                    context.inlineMaxBytes(), workDir.spill(), masterPid, context.tagOutput());
-            Process p = launcher.start(env);
-            processes.add(p);
-            sessions[i] = new SlaveSession(ranks[i], i, p.pid(), System.nanoTime());
+            sessions[i] = new SlaveSession(ranks[i], i, processes.get(i).pid(), System.nanoTime());
         }
         return sessions;
     }

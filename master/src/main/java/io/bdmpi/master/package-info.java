@@ -37,8 +37,10 @@
  *       again), so a slave switch involves no other thread. Every other thread talks to it only by
  *       publishing a {@code MasterEvent} to its LMAX Disruptor ring, whose publication wakes the
  *       selector.</li>
- *   <li><b>process reapers</b> (the JDK's {@code Process.onExit}): a slave's exit
+ *   <li><b>process reapers</b> (the JDK's {@code Process.onExit}, one per slave): a slave's exit
  *       ({@code ProcessExited}, and before it an OOM kill's {@code StopRequested}).</li>
+ *   <li><b>bdmpi-slave-starter</b>s, while the slaves start: each starts slave JVMs
+ *       ({@code SlaveLauncher.startAll}), and hands them back to the launcher's thread.</li>
  *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
  *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},

@@ -28,8 +28,19 @@ final class ParkWatch implements AutoCloseable {
     /** How long a wait for the master's reply must last before the rank counts as parked. */
     static final long PARK_DELAY_MS = 5;
 
+    /**
+     * A parked slave collects again only once its heap has grown by this fraction since it last
+     * did: a heap that a collection could not shrink is live data, and collecting it at every park
+     * would cost a full GC each time for nothing.
+     */
+    static final double REGROWTH = 1.25;
+
     private final int rank;
     private final boolean shrinkHeap;
+    /** The committed heap beyond which a parked slave collects; see {@link SlaveEnvironment#SHRINK_HEAP_ON_PARK}. */
+    private final long shrinkAbove;
+    /** The committed heap after the last collection on park; written by the timer thread only. */
+    private long heapAfterShrink;
     private ArrayStore store;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bdmpi-park-release");
@@ -40,11 +51,13 @@ final class ParkWatch implements AutoCloseable {
     private boolean warned;
 
     /**
-     * @param shrinkHeap run a full GC while parked, so the JVM can give free heap back
+     * @param shrinkAbove run a full GC while parked with a committed heap larger than this, so the
+     *                    JVM can give free heap back; -1: never
      */
-    ParkWatch(int rank, boolean shrinkHeap) {
+    ParkWatch(int rank, long shrinkAbove) {
         this.rank = rank;
-        this.shrinkHeap = shrinkHeap;
+        this.shrinkHeap = shrinkAbove >= 0;
+        this.shrinkAbove = shrinkAbove;
     }
 
     /** From now on, release and prefetch the arrays of this store too. */
@@ -66,9 +79,22 @@ final class ParkWatch implements AutoCloseable {
                     warn("release", e);
                 }
                 if (shrinkHeap) {
-                    System.gc();
+                    shrinkHeap();
                 }
             }, PARK_DELAY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * A full GC: at every park when asked for without an allowance (--shrink-heap-on-park, which
+     * also frees the native buffers that dead direct buffers hold), else when the heap is over its
+     * allowance and has grown since the last one.
+     */
+    private void shrinkHeap() {
+        long committed = Runtime.getRuntime().totalMemory();
+        if (shrinkAbove == 0 || committed > shrinkAbove && committed > heapAfterShrink * REGROWTH) {
+            System.gc();
+            heapAfterShrink = Runtime.getRuntime().totalMemory();
         }
     }
 

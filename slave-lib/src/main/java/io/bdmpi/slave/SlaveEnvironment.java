@@ -31,7 +31,11 @@ public record SlaveEnvironment(Path socketPath, int worldRank, int worldSize, in
     public static final String SPILL_DIR = "BDMPI_SPILL_DIR";
     public static final String MASTER_PID = "BDMPI_MASTER_PID";
     public static final String TAG_OUTPUT = "BDMPI_TAG_OUTPUT";
-    /** Optional ("true"): run a full GC when parked, so free heap goes back to the OS (--shrink-heap-on-park). */
+    /**
+     * Optional, a number of bytes: when parked with a heap larger than this (and grown since the
+     * last time), run a full GC, so free heap goes back to the OS; 0: at every park
+     * (--shrink-heap-on-park).
+     */
     public static final String SHRINK_HEAP_ON_PARK = "BDMPI_SHRINK_HEAP_ON_PARK";
     /**
      * JVM options (serial collector) under which that full GC returns free heap to the OS at once.
@@ -80,9 +84,17 @@ public record SlaveEnvironment(Path socketPath, int worldRank, int worldSize, in
         }
     }
 
-    /** Whether the master asked this slave to give free heap back while parked. */
-    public static boolean shrinkHeapOnPark(Map<String, String> env) {
-        return Boolean.parseBoolean(env.get(SHRINK_HEAP_ON_PARK));
+    /**
+     * The heap, in bytes, beyond which the master asked this slave to give free heap back while
+     * parked, or -1 when it did not ask.
+     */
+    public static long shrinkHeapOnPark(Map<String, String> env) {
+        String v = env.get(SHRINK_HEAP_ON_PARK);
+        try {
+            return v == null ? -1 : Math.max(0, Long.parseLong(v));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("bad bdmpi slave environment: " + SHRINK_HEAP_ON_PARK + "=" + v, e);
+        }
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -43,6 +43,27 @@ public final class SlaveMain {
             System.err.println("bdmpi: SlaveMain is started by bdmpiexec, not by hand");
             System.exit(EXIT_BAD_START);
         }
+        prepare(env);
+        int rank = env.worldRank();
+        Method main = findMain(args[0]);
+        try {
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof OutOfMemoryError oom) {
+                outOfMemory(rank, "main", oom);
+            }
+            System.err.print("bdmpi: rank " + rank + ": uncaught exception in main: ");
+            e.getCause().printStackTrace();
+            System.exit(EXIT_UNCAUGHT);
+        }
+    }
+
+    /**
+     * What a slave does before the program's {@code main}: whole-line output, the master watchdog,
+     * signals, the OOM killer's preference and the handling of uncaught errors. Also run by the
+     * {@link ClassDataTraining}, so that what it uses is in the slaves' class-data archive.
+     */
+    static void prepare(SlaveEnvironment env) {
         installOutput(env);
         watchMaster(env.masterPid());
         ignoreInterrupt();
@@ -55,17 +76,6 @@ public final class SlaveMain {
             System.err.print("Exception in thread \"" + t.getName() + "\" ");
             e.printStackTrace();
         });
-        Method main = findMain(args[0]);
-        try {
-            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof OutOfMemoryError oom) {
-                outOfMemory(rank, "main", oom);
-            }
-            System.err.print("bdmpi: rank " + rank + ": uncaught exception in main: ");
-            e.getCause().printStackTrace();
-            System.exit(EXIT_UNCAUGHT);
-        }
     }
 
     /**

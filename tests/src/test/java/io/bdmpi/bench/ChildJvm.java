@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 final class ChildJvm implements AutoCloseable {
 
     /** The options bdmpi's master starts every slave with (its SlaveLauncher.DEFAULT_SLAVE_JVM_OPTIONS). */
-    static final List<String> SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData");
+    static final List<String> SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
 
     private final Process process;
     private final BufferedReader stdout;

@@ -15,8 +15,9 @@ import static io.bdmpi.bench.Report.column;
 
 /**
  * Start-up time and idle memory of S slaves: the wall time of a whole job whose ranks only start,
- * report their RSS, meet in a barrier and finalize ({@link Idle}), against S plain JVMs started at
- * once that only report their RSS and exit ({@link PlainJvm}).
+ * report their RSS, park in a barrier (where rank 0 measures the others' PSS and RSS) and finalize
+ * ({@link Idle}), against S plain JVMs started at once that only report their RSS and exit
+ * ({@link PlainJvm}).
  *
  * <p>Properties: {@code bench.startup.sizes} (S values, "16,64,256"), {@code bench.startup.running}
  * (-nr, 2: the cores of the reference machine).
@@ -29,6 +30,8 @@ class StartupBenchmarkTest {
     /** 256 JVMs on 2 cores take tens of seconds; leave room for a slow, busy machine. */
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(10);
     private static final long PLAIN_JVM_TIMEOUT_SECONDS = 600;
+    /** Most plain JVMs alive at once. */
+    private static final int PLAIN_WAVE = 256;
 
     private final List<Integer> sizes = BenchConfig.integers("bench.startup.sizes", List.of(16, 64, 256), List.of(4, 16));
     private final int running = BenchConfig.integer("bench.startup.running", 2, 2);
@@ -42,17 +45,26 @@ class StartupBenchmarkTest {
                 column("plainWallSeconds", "S plain JVMs wall (s, baseline)"),
                 column("plainMsPerJvm", "ms / plain JVM"),
                 column("ratio", "ratio"),
-                column("idleRssMeanMiB", "parked slave RSS mean (MiB)"),
-                column("idleRssMaxMiB", "parked slave RSS max (MiB)"),
+                column("readySeconds", "all parked (s)"),
+                column("parkedPssMeanMiB", "parked slave PSS mean (MiB)"),
+                column("parkedPssMaxMiB", "parked slave PSS max (MiB)"),
+                column("parkedRssMeanMiB", "parked slave RSS mean (MiB)"),
+                column("idleRssMeanMiB", "slave RSS at Init mean (MiB)"),
                 column("peakRssMeanMiB", "slave peak RSS mean (MiB)"),
                 column("peakRssMaxMiB", "slave peak RSS max (MiB)"),
                 column("plainRssMeanMiB", "plain JVM RSS mean (MiB)"));
         for (int slaves : sizes) {
             int nr = Math.min(running, slaves);
+            long startMs = System.currentTimeMillis();
             JobResult job = JobRunner.job(Idle.class).ranks(slaves).running(nr).timeout(JOB_TIMEOUT).run();
             Stats stats = Expect.successfulRun(job, slaves, nr);
             List<Measured> idle = Measured.from(job.stdout(), "Idle");
             Expect.that(job, idle.size() == slaves, "expected " + slaves + " Idle lines, got " + idle.size());
+            List<Measured> parked = Measured.from(job.stdout(), "IdleParked");
+            Expect.that(job, parked.size() == slaves - 1, "expected " + (slaves - 1) + " IdleParked lines, got " + parked.size());
+            double readySeconds = (Measured.from(job.stdout(), "IdleReady").get(0).get("epochMs") - startMs) / 1e3;
+            Samples parkedPss = Samples.of(parked.stream().map(m -> m.get("pssKiB") / KIB_PER_MIB).toList());
+            Samples parkedRss = Samples.of(parked.stream().map(m -> m.get("rssKiB") / KIB_PER_MIB).toList());
             Samples idleRss = Samples.of(idle.stream().map(m -> m.get("rssKiB") / KIB_PER_MIB).toList());
             Samples peakRss = Samples.of(stats.slaves().stream().map(s -> s.peakRssBytes() / BYTES_PER_MIB).toList());
             double jobSeconds = seconds(job.elapsed());
@@ -60,15 +72,21 @@ class StartupBenchmarkTest {
             PlainRun plain = startPlainJvms(slaves);
             report.row(slaves, jobSeconds, jobSeconds * 1000 / slaves,
                     plain.wallSeconds(), plain.wallSeconds() * 1000 / slaves, jobSeconds / plain.wallSeconds(),
-                    idleRss.mean(), idleRss.max(), peakRss.mean(), peakRss.max(), plain.rssMiB().mean());
+                    readySeconds, parkedPss.mean(), parkedPss.max(), parkedRss.mean(), idleRss.mean(), peakRss.mean(),
+                    peakRss.max(), plain.rssMiB().mean());
         }
         report.note("bdmpi job wall: from starting bdmpiexec (its own JVM included) until it exited, for a job of"
                         + " -ns S -nr " + running + " whose ranks do Init, print their VmRSS, barrier, Finalize.")
                 .note("Baseline: S plain JVMs (the slaves' JVM options: " + String.join(" ", ChildJvm.SLAVE_JVM_OPTIONS)
-                        + ") started at once from the test JVM, each printing its VmRSS and exiting; wall time until"
-                        + " all have exited. Ratio = bdmpi job wall / baseline wall.")
-                .note("Parked slave RSS: VmRSS a rank read from /proc/self/status right before parking in the barrier."
-                        + " Peak RSS: VmHWM each slave reported at Finalize (the --stats peakRssBytes). MiB = 2^20 bytes.")
+                        + ") started at once from the test JVM (" + PLAIN_WAVE + " at a time), each printing its VmRSS and"
+                        + " exiting; wall time until all have exited. Ratio = bdmpi job wall / baseline wall.")
+                .note("All parked: from starting bdmpiexec until rank 0 has heard from every other rank that it is about"
+                        + " to park (start-up of the master and of every slave, and each rank's first turn on a running slot).")
+                .note("Parked slave PSS and RSS: Pss and Rss of /proc/PID/smaps_rollup of every slave but rank 0, read by"
+                        + " rank 0 while all others are parked in the barrier. PSS shares each page among the processes"
+                        + " that map it (the JVM's code, the class-data archives), so S x PSS is what S parked slaves use.")
+                .note("RSS at Init: VmRSS each rank read from /proc/self/status after MPI.Init. Peak RSS: VmHWM each"
+                        + " slave reported at Finalize (the --stats peakRssBytes). MiB = 2^20 bytes.")
                 .publish();
     }
 
@@ -76,24 +94,26 @@ class StartupBenchmarkTest {
     private record PlainRun(double wallSeconds, Samples rssMiB) {
     }
 
+    /** S plain JVMs started at once, in waves of at most {@link #PLAIN_WAVE} (a thousand at once would not fit the node). */
     private static PlainRun startPlainJvms(int count) {
-        List<ChildJvm> jvms = new ArrayList<>();
-        try {
-            long start = System.nanoTime();
-            for (int i = 0; i < count; i++) {
-                jvms.add(ChildJvm.start(PlainJvm.class));
+        List<Double> rss = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int started = 0; started < count; started += PLAIN_WAVE) {
+            List<ChildJvm> jvms = new ArrayList<>();
+            try {
+                for (int i = started; i < Math.min(count, started + PLAIN_WAVE); i++) {
+                    jvms.add(ChildJvm.start(PlainJvm.class));
+                }
+                for (ChildJvm jvm : jvms) {
+                    String line = jvm.readLine();
+                    jvm.awaitSuccess(PLAIN_JVM_TIMEOUT_SECONDS);
+                    rss.add(Measured.of(line, "PlainJvm").get("rssKiB") / KIB_PER_MIB);
+                }
+            } finally {
+                jvms.forEach(ChildJvm::close);
             }
-            List<Double> rss = new ArrayList<>();
-            for (ChildJvm jvm : jvms) {
-                String line = jvm.readLine();
-                jvm.awaitSuccess(PLAIN_JVM_TIMEOUT_SECONDS);
-                rss.add(Measured.of(line, "PlainJvm").get("rssKiB") / KIB_PER_MIB);
-            }
-            double wall = (System.nanoTime() - start) / 1e9;
-            return new PlainRun(wall, Samples.of(rss));
-        } finally {
-            jvms.forEach(ChildJvm::close);
         }
+        return new PlainRun((System.nanoTime() - start) / 1e9, Samples.of(rss));
     }
 
     private static double seconds(Duration d) {

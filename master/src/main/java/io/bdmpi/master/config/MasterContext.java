@@ -1,6 +1,7 @@
 package io.bdmpi.master.config;
 
 import io.bdmpi.master.memory.MemoryCgroup;
+import io.bdmpi.master.memory.SlaveMemory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ public final class MasterContext {
     private String placement = "block";
     private ResumePolicyKind resumePolicy = ResumePolicyKind.RESIDENT;
     private long memoryLimitBytes;
-    private boolean shrinkHeapOnPark;
+    private SlaveMemory.HeapOnPark heapOnPark = SlaveMemory.HeapOnPark.AUTO;
     private boolean offHeapMessages;
     private boolean readAhead = true;
     private double quantumSeconds = QUANTUM_SECONDS_DEFAULT;
@@ -72,6 +73,7 @@ public final class MasterContext {
     private String launcherAddress;
     private String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private Path checkpointDir;
+    private Path classDataCacheDir = defaultCacheDir();
     private Path restartDir;
     private int recoveries;
     private boolean concluded;
@@ -136,13 +138,23 @@ public final class MasterContext {
     public MasterContext memoryLimitBytes(long v) { memoryLimitBytes = v; return this; }
 
     /**
-     * Parked slaves run a full GC and give free heap back to the OS (their JVMs get
+     * Whether parked slaves run a full GC and give free heap back to the OS (their JVMs then get
      * {@link io.bdmpi.slave.SlaveEnvironment#HEAP_SHRINK_JVM_OPTIONS} before the user's options):
-     * --shrink-heap-on-park. For programs that drop large heap data before blocking calls, e.g.
-     * after saving it. Default false.
+     * --shrink-heap-on-park (SHRINK), --no-shrink-heap-on-park (KEEP). Default AUTO: when the
+     * slaves' heaps cannot all stay in the node's memory (see {@link SlaveMemory}).
      */
-    public boolean shrinkHeapOnPark() { return shrinkHeapOnPark; }
-    public MasterContext shrinkHeapOnPark(boolean v) { shrinkHeapOnPark = v; return this; }
+    public SlaveMemory.HeapOnPark heapOnPark() { return heapOnPark; }
+    public MasterContext heapOnPark(SlaveMemory.HeapOnPark v) { heapOnPark = v; return this; }
+
+    /**
+     * The slaves' memory on {@code node}: heap limit and heap on park from its budget, -ns and
+     * -nr, with the warnings the user must hear. Reads /proc/meminfo.
+     */
+    public SlaveMemory slaveMemoryOn(int node) {
+        int nr = runningOn(node);
+        return SlaveMemory.plan(slavesOn(node), nr == RUNNING_AUTO ? 1 : nr, slaveJvmOptions, memoryLimitBytesOn(node),
+                heapOnPark);
+    }
 
     /**
      * While slaves run, the master reads the data of the slave that resumes next into memory
@@ -245,6 +257,23 @@ public final class MasterContext {
     /** The java launcher for slaves. Default: the one running the master. */
     public String javaExecutable() { return javaExecutable; }
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
+
+    /**
+     * Where the slaves' class-data archive is kept between jobs (made by the first job that finds
+     * none: see {@link io.bdmpi.master.slaveio.SlaveLauncher}), or null for slaves without one.
+     * Default: {@code bdmpi} in {@code $XDG_CACHE_HOME}, else in {@code ~/.cache}.
+     */
+    public Path classDataCacheDir() { return classDataCacheDir; }
+    public MasterContext classDataCacheDir(Path v) { classDataCacheDir = v; return this; }
+
+    private static Path defaultCacheDir() {
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "bdmpi");
+        }
+        String home = System.getProperty("user.home");
+        return home == null || home.isBlank() || home.equals("?") ? null : Path.of(home, ".cache", "bdmpi");
+    }
 
     /**
      * Where checkpoints ({@code mpi.BDMPI.checkpoint}) are written and kept after the job, or null

@@ -18,6 +18,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class ResidencySampler implements AutoCloseable {
 
     static final long PERIOD_MS = 200;
+    /**
+     * A sweep reads a file of /proc per slave: with a thousand slaves it takes a good part of a
+     * second of CPU. The sampler then waits this many times as long as its sweep took before the
+     * next one, so that it takes at most a tenth of a core from the running slaves.
+     */
+    static final int IDLE_PER_BUSY = 9;
 
     private final long[] pids;
     private final int[] worldRanks;
@@ -52,11 +58,13 @@ public final class ResidencySampler implements AutoCloseable {
 
     private void loop() {
         while (!stopped) {
+            long start = System.nanoTime();
             for (int i = 0; i < pids.length && !stopped; i++) {
                 fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i], ArrayStore.rankDirectory(spillDir, worldRanks[i]))));
             }
+            long sweepMs = (System.nanoTime() - start) / 1_000_000;
             try {
-                Thread.sleep(PERIOD_MS);
+                Thread.sleep(Math.max(PERIOD_MS, IDLE_PER_BUSY * sweepMs));
             } catch (InterruptedException e) {
                 return;
             }

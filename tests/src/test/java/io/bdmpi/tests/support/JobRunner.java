@@ -76,6 +76,7 @@ public final class JobRunner {
     private Action triggerAction;
     private String tmpfsSize;
     private boolean ownProcessGroup;
+    private final Map<String, String> environment = new HashMap<>();
 
     /** A signal the harness can send to bdmpiexec itself (not to its children). */
     public enum Signal {
@@ -192,6 +193,12 @@ public final class JobRunner {
     /** Extra bdmpiexec options, placed before {@code -wd}. */
     public JobRunner options(String... opts) {
         options.addAll(Arrays.asList(opts));
+        return this;
+    }
+
+    /** An environment variable of bdmpiexec (and so of its slaves). */
+    public JobRunner environment(String name, String value) {
+        environment.put(name, value);
         return this;
     }
 
@@ -354,6 +361,7 @@ public final class JobRunner {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
         withMpiSettings(pb.environment());
+        pb.environment().putAll(environment);
         long startNs = System.nanoTime();
         Process process;
         try {

@@ -1,0 +1,62 @@
+package io.bdmpi.tests;
+
+import io.bdmpi.tests.programs.startup.ArchiveUse;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The slaves' class-data archive: on a clean cache (as CI on a fresh clone) the first job makes
+ * one and its slaves map it; the next job maps the same file without making another; the program's
+ * own class path (here a directory, which an archive cannot hold) comes after bdmpi's jars.
+ */
+class ClassDataArchiveTest {
+
+    @TempDir
+    Path cache;
+
+    @Test
+    void theFirstJobMakesTheArchiveAndEveryJobsSlavesMapIt() throws IOException {
+        Path archive = mappedByAll(run(), 3);
+        assertTrue(archive.startsWith(cache.resolve("bdmpi")), "the archive is in the cache: " + archive);
+        FileTime made = Files.getLastModifiedTime(archive);
+
+        Path again = mappedByAll(run(), 3);
+        assertEquals(archive, again, "the second job maps the same archive");
+        assertEquals(made, Files.getLastModifiedTime(archive), "the second job did not make it again");
+        try (Stream<Path> files = Files.list(cache.resolve("bdmpi"))) {
+            List<Path> all = files.toList();
+            assertEquals(List.of(archive), all, "one archive and nothing else in the cache");
+        }
+    }
+
+    private JobResult run() {
+        JobResult r = JobRunner.job(ArchiveUse.class).ranks(3).running(2).environment("XDG_CACHE_HOME", cache.toString()).run();
+        Expect.successfulRun(r, 3, 2);
+        Expect.that(r, r.stderr().isEmpty(), "stderr should be empty");
+        return r;
+    }
+
+    /** The bdmpi archive that every one of {@code ranks} slaves maps (beside the JDK's). */
+    private static Path mappedByAll(JobResult r, int ranks) {
+        List<String> lines = r.stdoutMatching("ArchiveUse rank [0-9]+ maps .*/bdmpi/slave-[0-9a-f]+\\.jsa");
+        Expect.that(r, lines.size() == ranks, "every slave maps a bdmpi class-data archive");
+        List<String> files = lines.stream().map(l -> l.substring(l.indexOf(" maps ") + 6)).distinct().toList();
+        Expect.that(r, files.size() == 1, "all map the same archive: " + files);
+        Expect.that(r, r.stdoutMatching("ArchiveUse rank [0-9]+ maps .*/lib/server/classes\\.jsa").size() == ranks,
+                "every slave maps the JDK's archive under it");
+        return Path.of(files.get(0));
+    }
+}
