@@ -177,15 +177,18 @@ public final class PageRank {
                     in = ex.receive(recv, local);
                 }
                 checkpoints.endIteration(st, iteration, state);
+                timer.iterationDone();
             }
             int iteration = state.iteration;
-            String timing = timer.line("PageRank", iteration);
-
             if (rank == 0) {
                 Files.deleteIfExists(out);
                 Files.createFile(out);
             }
-            st.blocking(comm::barrier);
+            st.blocking(() -> {
+                timer.gather(comm);
+                comm.barrier();
+            });
+            String timing = timer.line("PageRank", iteration);
             VectorFile.writeDoubles(out, lo, pr, local);
             st.blocking(comm::barrier);
             if (rank == 0) {
