@@ -44,6 +44,9 @@ import java.util.Set;
 public final class PageRank {
 
 
+    /** Elements per bulk copy between a storage array and the heap at set-up. */
+    private static final int CHUNK = CsrBlock.RUN_NNZ;
+
     private PageRank() {
     }
 
@@ -250,9 +253,17 @@ public final class PageRank {
             int p = comm.getSize();
             long lo = bounds[comm.getRank()];
             Columns distinct = Columns.of(block, bounds[p]);
+            // Every pass over the non-zeros goes through a heap chunk, in bulk copies: element by
+            // element, an array of the mlock or ooc style pays an index check and a view lookup each.
             Storage.Ints targets = st.ints("targets", block.nnz());
-            for (int k = 0; k < block.nnz(); k++) {
-                targets.set(k, distinct.below(block.cols().get(k)));
+            int[] chunk = new int[Math.min(CHUNK, block.nnz())];
+            for (int at = 0; at < block.nnz(); at += chunk.length) {
+                int len = Math.min(chunk.length, block.nnz() - at);
+                block.cols().copyTo(at, chunk, len);
+                for (int k = 0; k < len; k++) {
+                    chunk[k] = distinct.below(chunk[k]);
+                }
+                targets.copyFrom(at, chunk, len);
             }
             int[] sendCounts = new int[p];
             for (int owner = 0; owner < p; owner++) {
@@ -271,10 +282,16 @@ public final class PageRank {
                     recvDispls, MPI.INT));
             int words = (int) ((bounds[comm.getRank() + 1] - lo + 63) >>> 6);
             long[] bits = new long[p * words];
+            int[] from = new int[Math.min(CHUNK, sources.length())];
             for (int source = 0; source < p; source++) {
-                for (int k = recvDispls[source]; k < recvDispls[source] + recvCounts[source]; k++) {
-                    int v = (int) (sources.get(k) - lo);
-                    bits[source * words + (v >>> 6)] |= 1L << v;
+                int end = recvDispls[source] + recvCounts[source];
+                for (int at = recvDispls[source]; at < end; at += from.length) {
+                    int len = Math.min(from.length, end - at);
+                    sources.copyTo(at, from, len);
+                    for (int k = 0; k < len; k++) {
+                        int v = (int) (from[k] - lo);
+                        bits[source * words + (v >>> 6)] |= 1L << v;
+                    }
                 }
             }
             Storage.Longs incoming = st.longs("incoming", bits.length);
@@ -356,9 +373,14 @@ public final class PageRank {
 
         static Columns of(CsrBlock block, long vertices) {
             long[] bits = new long[(int) ((vertices + 63) >>> 6)];
-            for (int k = 0; k < block.nnz(); k++) {
-                int c = block.cols().get(k);
-                bits[c >>> 6] |= 1L << c;
+            int[] chunk = new int[Math.min(CHUNK, block.nnz())];
+            for (int at = 0; at < block.nnz(); at += chunk.length) {
+                int len = Math.min(chunk.length, block.nnz() - at);
+                block.cols().copyTo(at, chunk, len);
+                for (int k = 0; k < len; k++) {
+                    int c = chunk[k];
+                    bits[c >>> 6] |= 1L << c;
+                }
             }
             int[] countBefore = new int[bits.length + 1];
             for (int w = 0; w < bits.length; w++) {
@@ -380,14 +402,22 @@ public final class PageRank {
             return countBefore[word] + Long.bitCount(bits[word] & ((1L << vertex) - 1));
         }
 
-        /** Writes the columns in increasing order. */
+        /** Writes the columns in increasing order, a chunk at a time. */
         void writeTo(Storage.Ints out) {
-            int i = 0;
+            int[] chunk = new int[Math.max(1, Math.min(CHUNK, count()))];
+            int filled = 0;
+            int at = 0;
             for (int w = 0; w < bits.length; w++) {
                 for (long word = bits[w]; word != 0; word &= word - 1) {
-                    out.set(i++, (w << 6) + Long.numberOfTrailingZeros(word));
+                    chunk[filled++] = (w << 6) + Long.numberOfTrailingZeros(word);
+                    if (filled == chunk.length) {
+                        out.copyFrom(at, chunk, filled);
+                        at += filled;
+                        filled = 0;
+                    }
                 }
             }
+            out.copyFrom(at, chunk, filled);
         }
     }
 
