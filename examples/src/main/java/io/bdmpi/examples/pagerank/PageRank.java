@@ -253,18 +253,13 @@ public final class PageRank {
             int p = comm.getSize();
             long lo = bounds[comm.getRank()];
             Columns distinct = Columns.of(block, bounds[p]);
-            // Every pass over the non-zeros goes through a heap chunk, in bulk copies: element by
-            // element, an array of the mlock or ooc style pays an index check and a view lookup each.
             Storage.Ints targets = st.ints("targets", block.nnz());
-            int[] chunk = new int[Math.min(CHUNK, block.nnz())];
-            for (int at = 0; at < block.nnz(); at += chunk.length) {
-                int len = Math.min(chunk.length, block.nnz() - at);
-                block.cols().copyTo(at, chunk, len);
+            inChunks(block.cols(), 0, block.nnz(), (chunk, at, len) -> {
                 for (int k = 0; k < len; k++) {
                     chunk[k] = distinct.below(chunk[k]);
                 }
                 targets.copyFrom(at, chunk, len);
-            }
+            });
             int[] sendCounts = new int[p];
             for (int owner = 0; owner < p; owner++) {
                 sendCounts[owner] = distinct.below(bounds[owner + 1]) - distinct.below(bounds[owner]);
@@ -282,17 +277,14 @@ public final class PageRank {
                     recvDispls, MPI.INT));
             int words = (int) ((bounds[comm.getRank() + 1] - lo + 63) >>> 6);
             long[] bits = new long[p * words];
-            int[] from = new int[Math.min(CHUNK, sources.length())];
             for (int source = 0; source < p; source++) {
-                int end = recvDispls[source] + recvCounts[source];
-                for (int at = recvDispls[source]; at < end; at += from.length) {
-                    int len = Math.min(from.length, end - at);
-                    sources.copyTo(at, from, len);
+                int offset = source * words;
+                inChunks(sources, recvDispls[source], recvDispls[source] + recvCounts[source], (chunk, at, len) -> {
                     for (int k = 0; k < len; k++) {
-                        int v = (int) (from[k] - lo);
-                        bits[source * words + (v >>> 6)] |= 1L << v;
+                        int v = (int) (chunk[k] - lo);
+                        bits[offset + (v >>> 6)] |= 1L << v;
                     }
-                }
+                });
             }
             Storage.Longs incoming = st.longs("incoming", bits.length);
             incoming.copyFrom(0, bits, bits.length);
@@ -373,15 +365,12 @@ public final class PageRank {
 
         static Columns of(CsrBlock block, long vertices) {
             long[] bits = new long[(int) ((vertices + 63) >>> 6)];
-            int[] chunk = new int[Math.min(CHUNK, block.nnz())];
-            for (int at = 0; at < block.nnz(); at += chunk.length) {
-                int len = Math.min(chunk.length, block.nnz() - at);
-                block.cols().copyTo(at, chunk, len);
+            inChunks(block.cols(), 0, block.nnz(), (chunk, at, len) -> {
                 for (int k = 0; k < len; k++) {
                     int c = chunk[k];
                     bits[c >>> 6] |= 1L << c;
                 }
-            }
+            });
             int[] countBefore = new int[bits.length + 1];
             for (int w = 0; w < bits.length; w++) {
                 countBefore[w + 1] = countBefore[w] + Long.bitCount(bits[w]);
@@ -418,6 +407,26 @@ public final class PageRank {
                 }
             }
             out.copyFrom(at, chunk, filled);
+        }
+    }
+
+    /** What {@link #inChunks} does with elements {@code at .. at+len-1}, copied to {@code chunk[0 .. len-1]}. */
+    @FunctionalInterface
+    private interface ChunkAction {
+        void accept(int[] chunk, int at, int len);
+    }
+
+    /**
+     * Hands elements {@code from .. to-1} of {@code a} to {@code action} a heap chunk at a time: at
+     * set-up every pass over the non-zeros goes through bulk copies, as element by element an
+     * array of the mlock or ooc style pays an index check and a view lookup each.
+     */
+    private static void inChunks(Storage.Ints a, int from, int to, ChunkAction action) {
+        int[] chunk = new int[Math.min(CHUNK, to - from)];
+        for (int at = from; at < to; at += chunk.length) {
+            int len = Math.min(chunk.length, to - at);
+            a.copyTo(at, chunk, len);
+            action.accept(chunk, at, len);
         }
     }
 
