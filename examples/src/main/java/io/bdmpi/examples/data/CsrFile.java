@@ -199,7 +199,9 @@ public final class CsrFile implements AutoCloseable {
             ends[i] = ptrs.getLong();
         }
         Storage.Ints rowPtr = reuse != null && reuse.rowPtr().length() >= n + 1 ? reuse.rowPtr() : storage.ints("rowPtr", n + 1);
-        rowPtr.set(0, 0);
+        // Built on the heap and copied in one go: element by element, a mapped array pays an index
+        // check and a view lookup each.
+        int[] offsets = new int[n + 1];
         boolean allCols = colFrom == 0 && colTo >= cols;
         long kept = 0;
         LittleEndianInput colIn = new LittleEndianInput(channel, HEADER_BYTES + first * Integer.BYTES);
@@ -220,8 +222,9 @@ public final class CsrFile implements AutoCloseable {
                 throw new IllegalArgumentException("rows [" + from + ", " + to + ") of " + path
                         + " hold more than 2^31 non-zeros: split them into more parts");
             }
-            rowPtr.set(i + 1, (int) kept);
+            offsets[i + 1] = (int) kept;
         }
+        rowPtr.copyFrom(0, offsets, n + 1);
         Storage.Ints colIdx = reuse != null && reuse.cols().length() >= kept ? reuse.cols() : storage.ints("cols", (int) kept);
         Storage.Floats values = !hasValues ? null
                 : reuse != null && reuse.values() != null && reuse.values().length() >= kept ? reuse.values()

@@ -206,18 +206,23 @@ public final class KMeans {
                     }
                 });
                 if (finished(totals, iteration, maxIterations)) {
+                    timer.iterationDone();
                     break;
                 }
                 checkpoints.endIteration(st, iteration, state);
                 broadcastDue = checkpointDue;
+                timer.iterationDone();
             }
             int iteration = state.iteration;
-            String timing = timer.line("KMeans", iteration);
             if (rank == 0) {
                 Files.deleteIfExists(out);
                 Files.createFile(out);
             }
-            st.blocking(comm::barrier);
+            st.blocking(() -> {
+                timer.gather(comm);
+                comm.barrier();
+            });
+            String timing = timer.line("KMeans", iteration);
             VectorFile.writeInts(out, lo, assignment, local);
             st.blocking(comm::barrier);
             if (rank == 0) {

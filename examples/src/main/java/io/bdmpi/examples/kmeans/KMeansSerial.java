@@ -89,6 +89,7 @@ public final class KMeansSerial {
                     lo = hi;
                 }
                 iteration++;
+                timer.iterationDone();
                 if (tally.moved() == 0 || iteration == maxIterations) {
                     break;
                 }

@@ -44,6 +44,9 @@ import java.util.Set;
 public final class PageRank {
 
 
+    /** Elements per bulk copy between a storage array and the heap at set-up. */
+    private static final int CHUNK = CsrBlock.RUN_NNZ;
+
     private PageRank() {
     }
 
@@ -177,15 +180,18 @@ public final class PageRank {
                     in = ex.receive(recv, local);
                 }
                 checkpoints.endIteration(st, iteration, state);
+                timer.iterationDone();
             }
             int iteration = state.iteration;
-            String timing = timer.line("PageRank", iteration);
-
             if (rank == 0) {
                 Files.deleteIfExists(out);
                 Files.createFile(out);
             }
-            st.blocking(comm::barrier);
+            st.blocking(() -> {
+                timer.gather(comm);
+                comm.barrier();
+            });
+            String timing = timer.line("PageRank", iteration);
             VectorFile.writeDoubles(out, lo, pr, local);
             st.blocking(comm::barrier);
             if (rank == 0) {
@@ -248,9 +254,12 @@ public final class PageRank {
             long lo = bounds[comm.getRank()];
             Columns distinct = Columns.of(block, bounds[p]);
             Storage.Ints targets = st.ints("targets", block.nnz());
-            for (int k = 0; k < block.nnz(); k++) {
-                targets.set(k, distinct.below(block.cols().get(k)));
-            }
+            inChunks(block.cols(), 0, block.nnz(), (chunk, at, len) -> {
+                for (int k = 0; k < len; k++) {
+                    chunk[k] = distinct.below(chunk[k]);
+                }
+                targets.copyFrom(at, chunk, len);
+            });
             int[] sendCounts = new int[p];
             for (int owner = 0; owner < p; owner++) {
                 sendCounts[owner] = distinct.below(bounds[owner + 1]) - distinct.below(bounds[owner]);
@@ -269,10 +278,13 @@ public final class PageRank {
             int words = (int) ((bounds[comm.getRank() + 1] - lo + 63) >>> 6);
             long[] bits = new long[p * words];
             for (int source = 0; source < p; source++) {
-                for (int k = recvDispls[source]; k < recvDispls[source] + recvCounts[source]; k++) {
-                    int v = (int) (sources.get(k) - lo);
-                    bits[source * words + (v >>> 6)] |= 1L << v;
-                }
+                int offset = source * words;
+                inChunks(sources, recvDispls[source], recvDispls[source] + recvCounts[source], (chunk, at, len) -> {
+                    for (int k = 0; k < len; k++) {
+                        int v = (int) (chunk[k] - lo);
+                        bits[offset + (v >>> 6)] |= 1L << v;
+                    }
+                });
             }
             Storage.Longs incoming = st.longs("incoming", bits.length);
             incoming.copyFrom(0, bits, bits.length);
@@ -353,10 +365,12 @@ public final class PageRank {
 
         static Columns of(CsrBlock block, long vertices) {
             long[] bits = new long[(int) ((vertices + 63) >>> 6)];
-            for (int k = 0; k < block.nnz(); k++) {
-                int c = block.cols().get(k);
-                bits[c >>> 6] |= 1L << c;
-            }
+            inChunks(block.cols(), 0, block.nnz(), (chunk, at, len) -> {
+                for (int k = 0; k < len; k++) {
+                    int c = chunk[k];
+                    bits[c >>> 6] |= 1L << c;
+                }
+            });
             int[] countBefore = new int[bits.length + 1];
             for (int w = 0; w < bits.length; w++) {
                 countBefore[w + 1] = countBefore[w] + Long.bitCount(bits[w]);
@@ -377,14 +391,42 @@ public final class PageRank {
             return countBefore[word] + Long.bitCount(bits[word] & ((1L << vertex) - 1));
         }
 
-        /** Writes the columns in increasing order. */
+        /** Writes the columns in increasing order, a chunk at a time. */
         void writeTo(Storage.Ints out) {
-            int i = 0;
+            int[] chunk = new int[Math.max(1, Math.min(CHUNK, count()))];
+            int filled = 0;
+            int at = 0;
             for (int w = 0; w < bits.length; w++) {
                 for (long word = bits[w]; word != 0; word &= word - 1) {
-                    out.set(i++, (w << 6) + Long.numberOfTrailingZeros(word));
+                    chunk[filled++] = (w << 6) + Long.numberOfTrailingZeros(word);
+                    if (filled == chunk.length) {
+                        out.copyFrom(at, chunk, filled);
+                        at += filled;
+                        filled = 0;
+                    }
                 }
             }
+            out.copyFrom(at, chunk, filled);
+        }
+    }
+
+    /** What {@link #inChunks} does with elements {@code at .. at+len-1}, copied to {@code chunk[0 .. len-1]}. */
+    @FunctionalInterface
+    private interface ChunkAction {
+        void accept(int[] chunk, int at, int len);
+    }
+
+    /**
+     * Hands elements {@code from .. to-1} of {@code a} to {@code action} a heap chunk at a time: at
+     * set-up every pass over the non-zeros goes through bulk copies, as element by element an
+     * array of the mlock or ooc style pays an index check and a view lookup each.
+     */
+    private static void inChunks(Storage.Ints a, int from, int to, ChunkAction action) {
+        int[] chunk = new int[Math.min(CHUNK, to - from)];
+        for (int at = from; at < to; at += chunk.length) {
+            int len = Math.min(chunk.length, to - at);
+            a.copyTo(at, chunk, len);
+            action.accept(chunk, at, len);
         }
     }
 

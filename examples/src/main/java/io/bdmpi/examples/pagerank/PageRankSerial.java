@@ -86,6 +86,7 @@ public final class PageRankSerial {
                     pr.set(v, next);
                 }
                 converged = PageRankCore.converged(change, tolerance);
+                timer.iterationDone();
             }
             String timing = timer.line("PageRankSerial", iteration);
             Files.deleteIfExists(out);

@@ -98,12 +98,17 @@ public final class Sgd {
             }
             double[] blockSse = new double[p];
             double rmse = 0;
-            timer.start();
             // The ratings are needed only to sweep: the allReduce that ends an iteration and the
-            // wait for the next iteration's factors run in one blocking stretch.
-            if (b != c) {
-                st.blocking(() -> awaitFactors(comm, userFrom, itemFrom));
-            }
+            // wait for the next iteration's factors run in one blocking stretch. The clock starts
+            // once every rank is set up: with fewer running than ranks, the others' set-up would
+            // count as the first iteration.
+            st.blocking(() -> {
+                comm.barrier();
+                timer.start();
+                if (b != c) {
+                    awaitFactors(comm, userFrom, itemFrom);
+                }
+            });
             for (int iteration = 0; iteration <= s.iterations(); iteration++) {
                 boolean training = iteration < s.iterations();
                 if (userMessage == null) {
@@ -134,8 +139,8 @@ public final class Sgd {
                 if (rank == 0 && training) {
                     System.out.println(SgdSerial.progress(iteration + 1, rmse));
                 }
+                timer.iterationDone();
             }
-            String timing = timer.line("Sgd", s.iterations() + 1);
             Path userFile = Path.of(out + ".users");
             Path itemFile = Path.of(out + ".items");
             if (rank == 0) {
@@ -144,7 +149,11 @@ public final class Sgd {
                 Files.createFile(userFile);
                 Files.createFile(itemFile);
             }
-            st.blocking(comm::barrier);
+            st.blocking(() -> {
+                timer.gather(comm);
+                comm.barrier();
+            });
+            String timing = timer.line("Sgd", s.iterations() + 1);
             if (b == c) {
                 // The final factors, too, are held only while they are written.
                 if (userMessage == null) {

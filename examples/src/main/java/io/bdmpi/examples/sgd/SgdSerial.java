@@ -111,6 +111,7 @@ public final class SgdSerial {
                 if (training) {
                     report.accept(progress(iteration + 1, rmse));
                 }
+                timer.iterationDone();
             }
             String timing = timer.line("SgdSerial", s.iterations() + 1);
             Path userFile = Path.of(out + ".users");

@@ -29,6 +29,12 @@ public final class HeapStorage implements Storage {
         return new HeapDoubles(new double[length]);
     }
 
+    /** Plain direct memory that a drop leaves alone: this style keeps all its data in RAM anyway. */
+    @Override
+    public LongScratch longScratch(String name, int length) {
+        return ScratchLongs.kept(length);
+    }
+
     @Override
     public LongMessage longMessage(String name, int length) {
         return new HeapLongMessage(new long[length]);

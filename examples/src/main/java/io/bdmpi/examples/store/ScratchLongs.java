@@ -4,17 +4,38 @@ import io.bdmpi.ooc.ScratchBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 
-/** A {@link Storage.LongScratch} in a {@link ScratchBuffer}. */
+/**
+ * A {@link Storage.LongScratch}: a {@link ScratchBuffer} whose drop gives its pages back, or plain
+ * direct memory that a drop leaves alone.
+ */
 final class ScratchLongs implements Storage.LongScratch {
 
+    /** Null for plain direct memory. */
     private final ScratchBuffer memory;
     private final LongBuffer longs;
 
-    ScratchLongs(int length) {
-        memory = ScratchBuffer.allocate(Math.multiplyExact(length, Long.BYTES));
-        longs = memory.bytes().asLongBuffer();
+    private ScratchLongs(ScratchBuffer memory, ByteBuffer bytes) {
+        this.memory = memory;
+        this.longs = bytes.asLongBuffer();
+    }
+
+    /** In a {@link ScratchBuffer}: a drop gives the pages back to the OS. */
+    static ScratchLongs released(int length) {
+        ScratchBuffer memory = ScratchBuffer.allocate(Math.multiplyExact(length, Long.BYTES));
+        return new ScratchLongs(memory, memory.bytes());
+    }
+
+    /**
+     * In plain direct memory, which stays until the buffer is garbage: for a style that keeps its
+     * data in RAM anyway. It needs no native call (binding madvise through jnr-ffi costs a slave
+     * JVM about 0.25 s of CPU, a large part of a rank's set-up).
+     */
+    static ScratchLongs kept(int length) {
+        return new ScratchLongs(null, ByteBuffer.allocateDirect(Math.multiplyExact(length, Long.BYTES)).order(ByteOrder.nativeOrder()));
     }
 
     @Override
@@ -49,6 +70,9 @@ final class ScratchLongs implements Storage.LongScratch {
 
     @Override
     public void drop() {
+        if (memory == null) {
+            return;
+        }
         try {
             memory.drop();
         } catch (IOException e) {

@@ -47,13 +47,13 @@ public interface Storage extends AutoCloseable {
     /**
      * A new message buffer of {@code length} longs, all 0, for data that lives only from one
      * blocking call to the next: filled and sent, or received and read, then {@linkplain
-     * LongScratch#drop dropped} before the rank blocks again. It is the same in every style:
-     * off-heap memory with no file behind it ({@link ScratchBuffer}), a direct buffer as MPI's
-     * nonblocking calls need. A message buffer of {@link #longMessage} would have its pages
-     * written to disk and read back while its contents are dead.
+     * LongScratch#drop dropped} before the rank blocks again: off-heap memory with no file behind
+     * it ({@link ScratchBuffer}), a direct buffer as MPI's nonblocking calls need, which a drop
+     * gives back to the OS. A message buffer of {@link #longMessage} would have its pages written
+     * to disk and read back while its contents are dead.
      */
     default LongScratch longScratch(String name, int length) {
-        return new ScratchLongs(length);
+        return ScratchLongs.released(length);
     }
 
     /**
@@ -175,9 +175,10 @@ public interface Storage extends AutoCloseable {
         LongBuffer buffer();
 
         /**
-         * The contents are no longer needed: the memory goes back to the OS now, and the elements
-         * read as 0 until written again. A rank must drop the buffer before it blocks, or hold it
-         * in memory while parked.
+         * The contents are no longer needed: the memory may go back to the OS now (not in the
+         * heap style, which holds all data in RAM anyway), and the elements are unspecified until
+         * written again. A rank must drop the buffer before it blocks, or hold it in memory while
+         * parked.
          */
         void drop();
     }

@@ -29,6 +29,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The paper's three applications as real jobs on small generated inputs: their results must equal
@@ -72,8 +74,14 @@ class ApplicationsTest {
                 .args("--graph", graph, "--out", parallel, "--iterations", 12, "--tolerance", 0, "--style", style).run();
         Expect.successfulRun(r, ranks, running);
         r.assertStdoutHasLine(summary);
-        Expect.that(r, r.stdoutMatching("PageRank timing: 12 iterations, [0-9.]+ s per iteration, [0-9.]+ s set-up, peak RSS [0-9.]+ MiB").size() == 1,
-                "rank 0 prints one timing line");
+        List<String> timing = r.stdoutMatching("PageRank timing: 12 iterations, [0-9.]+ s per iteration, [0-9.]+ s set-up, peak RSS ([0-9.]+) MiB, "
+                + "start-up [0-9.]+ s, first iteration [0-9.]+ s, CPU [0-9.]+ s, " + ranks + " processes, peak RSS summed ([0-9.]+) MiB; "
+                + "iterations \\(s\\):( [0-9.]+){12}");
+        Expect.that(r, timing.size() == 1, "rank 0 prints one timing line, with the figures of all " + ranks + " ranks and every iteration");
+        Matcher rss = Pattern.compile("peak RSS ([0-9.]+) MiB.*peak RSS summed ([0-9.]+) MiB").matcher(timing.get(0));
+        Expect.that(r, rss.find() && Double.parseDouble(rss.group(1)) > 0
+                        && Double.parseDouble(rss.group(2)) >= Double.parseDouble(rss.group(1)) * (ranks == 1 ? 1 : 1.5),
+                "the summed peak RSS covers every rank: " + timing);
         Expect.that(r, Arrays.equals(Files.readAllBytes(serial), Files.readAllBytes(parallel)),
                 "the rank vectors of the job and of the serial baseline differ");
     }
