@@ -151,14 +151,14 @@ public final class NodeMaster {
                 cgroup.join();
             }
             CheckpointStore store = checkpointStore(workDir);
+            CheckpointStore restoreFrom = restartStore(store, workDir, placement.worldSize());
             List<JobStats.Recovery> recoveries = new ArrayList<>();
-            boolean restoring = context.restartDir() != null;
             long failedAtNs = 0;
             while (true) {
                 if (attempt != null) {
                     attempt.closeTimeline();
                 }
-                attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoring));
+                attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoreFrom));
                 try {
                     result = attempt.run(workDir, placement, cgroup, internode, fileDeleter, ticker);
                     stats = attempt.stats;
@@ -169,7 +169,8 @@ public final class NodeMaster {
                     recoveries.set(recoveries.size() - 1, recoveries.get(recoveries.size() - 1)
                             .restoredAfter(attempt.checkpointing.restoredNs() - failedAtNs));
                 }
-                boolean recover = result.rankDied() && recoveries.size() < context.recoveries()
+                // On several nodes bdmpiexec recovers: it starts the masters again (see MultiNodeLaunch).
+                boolean recover = result.rankDied() && recoveries.size() < context.recoveries() && context.nodes() == 1
                         && store.latest() != null && !stopRequested;
                 if (!recover) {
                     stats = stats == null ? null : stats.withRecoveries(recoveries);
@@ -183,7 +184,7 @@ public final class NodeMaster {
                         + store.latest().sequence() + " (recovery " + recoveries.size() + " of " + context.recoveries() + ")");
                 store.removeIncomplete();
                 workDir.clearSpill();
-                restoring = true;
+                restoreFrom = store;
             }
         } catch (IOException | IllegalStateException | IllegalArgumentException e) {
             result = JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
@@ -213,22 +214,35 @@ public final class NodeMaster {
         return result.exitCode();
     }
 
+    /**
+     * Where this job's checkpoints go: --checkpoint-dir, else --restart's directory, else the work
+     * directory. A directory the user names is one every node of the job sees.
+     */
     private CheckpointStore checkpointStore(WorkDirectory workDir) throws IOException {
-        Path dir = context.checkpointDir() != null ? context.checkpointDir()
-                : context.restartDir() != null ? context.restartDir() : workDir.root().resolve("checkpoints");
-        CheckpointStore store = new CheckpointStore(dir, workDir.spill());
-        if (context.restartDir() != null) {
-            CheckpointStore.Manifest latest = new CheckpointStore(context.restartDir(), workDir.spill()).latest();
-            if (latest == null) {
-                throw new IOException("no checkpoint to restart from in " + context.restartDir());
-            }
-            if (latest.ranks() != context.slaves()) {
-                throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "
-                        + latest.ranks() + " ranks but this job has -ns " + context.slaves());
-            }
-        }
+        Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
+        CheckpointStore store = new CheckpointStore(named != null ? named : workDir.root().resolve("checkpoints"), workDir.spill(),
+                named != null);
         store.removeIncomplete();
         return store;
+    }
+
+    /** The checkpoints --restart goes on from (checked against this job), or null without --restart. */
+    private CheckpointStore restartStore(CheckpointStore store, WorkDirectory workDir, int worldSize) throws IOException {
+        if (context.restartDir() == null) {
+            return null;
+        }
+        CheckpointStore from = context.checkpointDir() == null ? store
+                : new CheckpointStore(context.restartDir(), workDir.spill(), true);
+        CheckpointStore.Checkpoint latest = from.latest();
+        if (latest == null) {
+            throw new IOException("no checkpoint to restart from in " + context.restartDir());
+        }
+        if (latest.worldSize() != worldSize) {
+            throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "
+                    + latest.worldSize() + " ranks but this job has " + (context.nodes() == 1 ? "-ns " + worldSize
+                    : worldSize));
+        }
+        return from;
     }
 
     /** Set by the shutdown hook: no new attempt starts after a signal. */

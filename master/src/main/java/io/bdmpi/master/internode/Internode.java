@@ -67,6 +67,12 @@ public final class Internode implements AutoCloseable {
         /** The master of {@code node} says how its node stands (deadlock detection). */
         void peerState(int node, MasterMessage.NodeState state);
 
+        /** The master of {@code node} has made its part of checkpoint {@code sequence} durable. */
+        void partWrittenArrived(int node, int sequence);
+
+        /** Node 0 has committed checkpoint {@code sequence}. */
+        void commitArrived(int sequence);
+
         /** The master of {@code node} has ended its part of the job. */
         void peerEnded(int node, int exitCode, boolean causedThere);
 
@@ -220,6 +226,21 @@ public final class Internode implements AutoCloseable {
         }
     }
 
+    /** Tells node 0 that this node's part of checkpoint {@code sequence} is durable (scheduler thread). */
+    public void checkpointPartWritten(int sequence) {
+        pump.send(0, Pump.CONTROL_TAG, new MasterMessage.CheckpointPartWritten(sequence).encode(), null);
+    }
+
+    /** Tells every other master that checkpoint {@code sequence} is committed (node 0's scheduler thread). */
+    public void checkpointCommitted(int sequence) {
+        ByteBuffer bytes = new MasterMessage.CheckpointCommitted(sequence).encode();
+        for (int n = 0; n < nodes; n++) {
+            if (n != node) {
+                pump.send(n, Pump.CONTROL_TAG, bytes.duplicate(), null);
+            }
+        }
+    }
+
     /** Tells every other master that this node has ended its part (any thread). */
     public void announceEnd(int exitCode, boolean causedHere) {
         for (int n = 0; n < nodes; n++) {
@@ -364,6 +385,10 @@ public final class Internode implements AutoCloseable {
                 sink.peerEnded(source, ended.exitCode(), ended.causedHere());
             } else if (m instanceof MasterMessage.NodeState state) {
                 sink.peerState(source, state);
+            } else if (m instanceof MasterMessage.CheckpointPartWritten w) {
+                sink.partWrittenArrived(source, w.sequence());
+            } else if (m instanceof MasterMessage.CheckpointCommitted c) {
+                sink.commitArrived(c.sequence());
             } else if (m instanceof MasterMessage.SendMatched matched) {
                 sink.matchArrived(matched.senderWorldRank(), matched.syncId());
             } else if (m instanceof MasterMessage.Forward f) {

@@ -65,6 +65,12 @@ public final class Scheduler {
 
         /** Tells the other masters how this node stands (see {@link NodesQuiescence}). */
         void announceState(NodesQuiescence.State state);
+
+        /** Tells node 0 that this node's part of checkpoint {@code sequence} is durable. */
+        void checkpointPartWritten(int sequence);
+
+        /** Tells every other node that checkpoint {@code sequence} is committed (node 0). */
+        void checkpointCommitted(int sequence);
     }
 
     /**
@@ -92,6 +98,8 @@ public final class Scheduler {
     private final SlaveSession[] byWorldRank;
     private final int node;
     private final RemoteNodes remote;
+    /** Takes and restores the job's checkpoints. */
+    private final Checkpointing checkpointing;
     /** Deadlock detection over the nodes; null on one node. */
     private final NodesQuiescence quiescence;
     /** Most slaves RUNNING at once: -nr, or under -nr auto what the {@link #runningController} allows now. */
@@ -172,6 +180,22 @@ public final class Scheduler {
         this.startNs = clockNs.getAsLong();
         this.comms = new Communicators(placement, node);
         this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
+        this.checkpointing = checkpointing;
+        if (remote != null) {
+            checkpointing.coordinateWith(node, placement.nodes(), new Checkpointing.Coordinator() {
+                @Override
+                public void partWritten(int sequence) {
+                    quiescence.sent(1);
+                    remote.checkpointPartWritten(sequence);
+                }
+
+                @Override
+                public void committed(int sequence) {
+                    quiescence.sent(placement.nodes() - 1);
+                    remote.checkpointCommitted(sequence);
+                }
+            });
+        }
         this.collectives = new Collectives(comms, sharedSpillFiles, remote, checkpointing, new Collectives.Listener() {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
@@ -193,6 +217,19 @@ public final class Scheduler {
 
     // ---------------------------------------------------------------- events
 
+    /** A step of a checkpoint's commit that another master's news triggers. */
+    private interface CheckpointStep {
+        void run() throws Checkpointing.CheckpointException;
+    }
+
+    private void onCheckpointStep(CheckpointStep step) {
+        try {
+            step.run();
+        } catch (Checkpointing.CheckpointException e) {
+            fail(1, e.getMessage());
+        }
+    }
+
     public void onEvent(MasterEvent event) {
         if (event instanceof MasterEvent.RequestArrived r) {
             if (outcome == null) {
@@ -212,6 +249,16 @@ public final class Scheduler {
             quiescence.received();
             if (outcome == null) {
                 collectives.arriveRemote(r.start());
+            }
+        } else if (event instanceof MasterEvent.CheckpointPartWritten w) {
+            quiescence.received();
+            if (outcome == null) {
+                onCheckpointStep(() -> checkpointing.partWritten(w.node(), w.sequence()));
+            }
+        } else if (event instanceof MasterEvent.CheckpointCommitted c) {
+            quiescence.received();
+            if (outcome == null) {
+                onCheckpointStep(() -> checkpointing.committed(c.sequence()));
             }
         } else if (event instanceof MasterEvent.SpillShipped shipped) {
             sharedSpillFiles.release(shipped.fileName());

@@ -25,4 +25,12 @@ class MasterMessageTest {
         MasterMessage.SendMatched m = new MasterMessage.SendMatched(9, 1L << 35);
         assertEquals(m, MasterMessage.decode(m.encode()));
     }
+
+    @Test
+    void shouldRoundTripTheStepsOfACheckpointsCommit() {
+        MasterMessage.CheckpointPartWritten w = new MasterMessage.CheckpointPartWritten(7);
+        assertEquals(w, MasterMessage.decode(w.encode()));
+        MasterMessage.CheckpointCommitted c = new MasterMessage.CheckpointCommitted(8);
+        assertEquals(c, MasterMessage.decode(c.encode()));
+    }
 }
