@@ -119,6 +119,13 @@ public final class LaunchOptions {
     @Option(names = "--node-master", hidden = true)
     boolean nodeMaster;
 
+    /**
+     * Set by bdmpiexec on the masters it starts again after a lost node: the slaves of each node
+     * (the same ranks over fewer nodes), instead of -ns and the config file's per-node list.
+     */
+    @Option(names = "--node-slaves", hidden = true, split = ",")
+    List<Integer> nodeSlaves;
+
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
@@ -208,8 +215,13 @@ public final class LaunchOptions {
         }
     }
 
-    static CommandLine commandLine(LaunchOptions options) {
+    /**
+     * The parser of {@code args}. A master started again after a lost node gets options that
+     * override the user's (see {@link MultiNodeLaunch#without}); a user's own repeated option is an error.
+     */
+    static CommandLine commandLine(LaunchOptions options, String[] args) {
         CommandLine cl = new CommandLine(options);
+        cl.setOverwrittenOptionsAllowed(args.length > 0 && args[0].equals("--node-master"));
         cl.setStopAtPositional(true);
         cl.setUnmatchedOptionsArePositionalParams(false);
         cl.setUsageHelpAutoWidth(false);
@@ -227,14 +239,14 @@ public final class LaunchOptions {
      */
     public static Result parse(String[] args, PrintWriter out, PrintWriter err) {
         LaunchOptions options = new LaunchOptions();
-        CommandLine cl = commandLine(options);
+        CommandLine cl = commandLine(options, args);
         ConfigDefaults fromFile = null;
         try {
             cl.parseArgs(args);
             if (options.config != null && !cl.isUsageHelpRequested() && !cl.isVersionHelpRequested()) {
                 fromFile = new ConfigDefaults(ConfigFile.read(options.config, ConfigDefaults.optionKeys(cl.getCommandSpec())));
                 options = new LaunchOptions();
-                cl = commandLine(options);
+                cl = commandLine(options, args);
                 cl.setDefaultValueProvider(fromFile);
                 fromFile.apply(options, cl.parseArgs(args));
             }
@@ -283,6 +295,17 @@ public final class LaunchOptions {
         }
         if (slaves < 1) {
             throw new UsageException("-ns=" + slaves + " must be at least 1");
+        }
+        if (nodeSlaves != null) {
+            if (nodeSlaves.size() != nodes || nodeSlaves.stream().anyMatch(n -> n < 1)) {
+                throw new UsageException("--node-slaves=" + nodeSlaves + " must give at least 1 slave for each of -nn=" + nodes
+                        + " nodes");
+            }
+            List<NodeSettings> perNode = new ArrayList<>();
+            for (int n = 0; n < nodes; n++) {
+                perNode.add(new NodeSettings(n, nodeSlaves.get(n), null, null, null));
+            }
+            nodeSettings = perNode;
         }
         int mostSlaves = nodeSettings.stream().map(NodeSettings::slaves).filter(Objects::nonNull).reduce(slaves, Math::max);
         if (running != MasterContext.RUNNING_AUTO && (running < 1 || running > mostSlaves)) {
@@ -342,7 +365,8 @@ public final class LaunchOptions {
         } catch (IllegalStateException e) {
             throw new UsageException(e.getMessage());
         }
-        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats);
+        return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, recover,
+                checkpointDir != null ? checkpointDir : restartDir, args.length - program.size());
     }
 
     static List<String> splitJvmOptions(String opts) {

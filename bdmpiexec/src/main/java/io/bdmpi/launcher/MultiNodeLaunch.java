@@ -4,11 +4,18 @@ import io.bdmpi.master.internode.MpiLauncher;
 import io.bdmpi.master.observe.JobStats;
 import io.bdmpi.master.slaveio.DetachedShell;
 
+import io.bdmpi.master.checkpoint.CheckpointStore;
+import io.bdmpi.master.checkpoint.MasterRoster;
+
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the N masters of a job of several nodes through the MPI launcher:
@@ -16,15 +23,25 @@ import java.util.concurrent.TimeUnit;
  * Each master learns its node from its MPI rank. The masters' (and slaves') output reaches this
  * terminal through mpiexec; the masters agree on the job's exit code, which mpiexec returns.
  *
- * @param mpiexec  the launcher of the MPI library the masters bind
- * @param nodes    -nn
- * @param hosts    --hosts, or null
- * @param hostFile --hostfile, or null
- * @param args     bdmpiexec's own command line, passed on to every master
- * @param stats    --stats, or null: the masters write a part each, joined here at the end (they
- *                 must see this path: localhost, or a shared file system)
+ * <p>With {@code --recover N}: MPI ends the whole job when a master dies, so recovery happens
+ * around it. When mpiexec reports that a master was killed ({@link NodeLoss}), bdmpiexec says which
+ * node was lost and starts the job again on the surviving nodes (its hosts less the lost one's),
+ * the same ranks spread over them in blocks, going on from the last checkpoint in the checkpoint
+ * directory (which every node sees); at most N times.
+ *
+ * @param mpiexec       the launcher of the MPI library the masters bind
+ * @param nodes         -nn
+ * @param hosts         --hosts, or null
+ * @param hostFile      --hostfile, or null
+ * @param args          bdmpiexec's own command line, passed on to every master
+ * @param stats         --stats, or null: the masters write a part each, joined here at the end (they
+ *                      must see this path: localhost, or a shared file system)
+ * @param recoveries    --recover: how many lost nodes the job may go on without
+ * @param checkpointDir the job's checkpoint directory (--checkpoint-dir, else --restart), or null
+ * @param programStart  where the program and its arguments start in {@code args}
  */
-public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats) {
+public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats,
+                              int recoveries, Path checkpointDir, int programStart) {
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
@@ -52,26 +69,130 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         return cmd;
     }
 
+    /** How one run of the masters ended: mpiexec's exit code and the last lines it wrote. */
+    private record Ended(int exitCode, List<String> lines) {
+    }
+
     /**
-     * Runs the masters to their end; returns the job's exit code.
+     * Runs the masters to their end, again on the surviving nodes after a lost one (with
+     * {@code --recover}); returns the job's exit code.
      *
      * @return the job's exit code
      */
     public int run() {
+        AtomicBoolean stopping = new AtomicBoolean();
+        List<JobStats.Recovery> done = new ArrayList<>();
+        MultiNodeLaunch launch = this;
+        while (true) {
+            Ended ended = launch.runOnce(stopping);
+            List<MasterRoster.Entry> roster = checkpointDir == null ? List.of() : MasterRoster.read(checkpointDir);
+            if (checkpointDir != null) {
+                MasterRoster.clear(checkpointDir);
+            }
+            Optional<NodeLoss> loss = ended.exitCode() == 0 || stopping.get() ? Optional.empty()
+                    : NodeLoss.find(ended.lines(), roster);
+            CheckpointStore.Checkpoint from = null;
+            String refusal = null;
+            if (loss.isPresent()) {
+                refusal = done.size() >= recoveries ? (recoveries == 0 ? "" : "no recovery left (--recover " + recoveries + ")")
+                        : launch.nodes < 2 ? "no node left" : null;
+                try {
+                    from = refusal == null ? CheckpointStore.latestIn(checkpointDir) : null;
+                } catch (IOException e) {
+                    refusal = "cannot read the checkpoints in " + checkpointDir + ": " + e.getMessage();
+                }
+                if (refusal == null && from == null) {
+                    refusal = "no checkpoint to go on from";
+                }
+            }
+            if (loss.isEmpty() || refusal != null) {
+                loss.ifPresent(l -> System.err.println("bdmpiexec: node " + l.node() + " was lost: " + l.how()));
+                if (loss.isPresent() && !refusal.isEmpty()) {
+                    System.err.println("bdmpiexec: the job cannot go on: " + refusal);
+                }
+                return launch.mergeStats(ended.exitCode(), done);
+            }
+            NodeLoss lost = loss.get();
+            done.add(new JobStats.Recovery(done.size() + 1, "node " + lost.node() + " was lost: " + lost.how(), from.sequence(),
+                    -1, -1));
+            launch.removeStatsParts();
+            launch = launch.without(lost.node(), from.worldSize());
+            System.err.println("bdmpiexec: node " + lost.node() + " was lost: " + lost.how() + "; going on from checkpoint "
+                    + from.sequence() + " on " + launch.nodes + " node" + (launch.nodes == 1 ? "" : "s") + " (recovery "
+                    + done.size() + " of " + recoveries + ")");
+        }
+    }
+
+    /**
+     * The launch that goes on without node {@code lost}: one node fewer (its host left out of
+     * {@code --hosts}), the {@code worldSize} ranks in blocks over the rest, from the checkpoints.
+     * The options go before the program, where they override the user's.
+     */
+    MultiNodeLaunch without(int lost, int worldSize) {
+        int n = nodes - 1;
+        StringBuilder perNode = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            perNode.append(i == 0 ? "" : ",").append(worldSize / n + (i < worldSize % n ? 1 : 0));
+        }
+        List<String> a = new ArrayList<>(args.subList(0, programStart));
+        a.addAll(List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(), "--placement", "block",
+                "--restart", checkpointDir.toString()));
+        int start = a.size();
+        a.addAll(args.subList(programStart, args.size()));
+        String survivors = null;
+        if (hosts != null) {
+            List<String> list = new ArrayList<>(List.of(hosts.split(",")));
+            if (lost < list.size()) {
+                list.remove(lost);
+            }
+            survivors = String.join(",", list);
+        }
+        return new MultiNodeLaunch(mpiexec, n, survivors, hostFile, a, stats, recoveries, checkpointDir, start);
+    }
+
+    private int mergeStats(int exitCode, List<JobStats.Recovery> done) {
+        if (stats == null) {
+            return exitCode;
+        }
+        try {
+            JobStats.merge(stats, nodes, exitCode, done);
+            return exitCode;
+        } catch (IOException e) {
+            System.err.println("bdmpiexec: cannot join the nodes' statistics into " + stats + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Removes what the masters of a run that lost a node wrote of their statistics. */
+    private void removeStatsParts() {
+        if (stats == null) {
+            return;
+        }
+        for (int n = 0; n < nodes; n++) {
+            try {
+                Files.deleteIfExists(JobStats.partFile(stats, n));
+            } catch (IOException e) {
+                // The next run writes its own parts over them.
+            }
+        }
+    }
+
+    private Ended runOnce(AtomicBoolean stopping) {
         Process mpi;
         try {
             mpi = new ProcessBuilder(command())
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: cannot start the masters with " + mpiexec.path() + ": " + e.getMessage());
-            return 1;
+            return new Ended(1, List.of());
         }
+        OutputRelay out = OutputRelay.start(mpi.getInputStream(), System.out, "bdmpi-mpiexec-stdout");
+        OutputRelay err = OutputRelay.start(mpi.getErrorStream(), System.err, "bdmpi-mpiexec-stderr");
         Process watchdog = startWatchdog(mpi);
         // Told to stop (SIGINT, SIGTERM): mpiexec passes the signal to the masters, which stop their slaves.
         Thread hook = new Thread(() -> {
+            stopping.set(true);
             mpi.destroy();
             try {
                 if (!mpi.waitFor(STOP_WAIT_S, TimeUnit.SECONDS)) {
@@ -85,15 +206,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             int exitCode = mpi.waitFor();
-            if (stats != null) {
-                JobStats.merge(stats, nodes, exitCode);
-            }
-            return exitCode;
+            List<String> lines = new ArrayList<>(out.lastLines());
+            lines.addAll(err.lastLines());
+            return new Ended(exitCode, lines);
         } catch (InterruptedException e) {
-            return 1;
-        } catch (java.io.IOException e) {
-            System.err.println("bdmpiexec: cannot join the nodes' statistics into " + stats + ": " + e.getMessage());
-            return 1;
+            return new Ended(1, List.of());
         } finally {
             if (watchdog != null) {
                 watchdog.destroyForcibly();

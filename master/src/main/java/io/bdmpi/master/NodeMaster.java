@@ -8,6 +8,7 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
+import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.internode.Internode;
@@ -137,6 +138,10 @@ public final class NodeMaster {
                 if (internode.nodes() != context.nodes()) {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
+                Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
+                if (named != null) {
+                    MasterRoster.register(named, node); // so that bdmpiexec can name this node should it die
+                }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
             SwapWarning.check(context.slavesOn(node), context.slaveJvmOptions(), context.memoryLimitBytesOn(node))
@@ -222,7 +227,9 @@ public final class NodeMaster {
         Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
         CheckpointStore store = new CheckpointStore(named != null ? named : workDir.root().resolve("checkpoints"), workDir.spill(),
                 named != null);
-        store.removeIncomplete();
+        if (named == null || node == 0) {
+            store.removeIncomplete(); // a shared directory: once, by node 0, before any checkpoint can start
+        }
         return store;
     }
 

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * syncs it; once every node has, node 0 renames {@code .incoming-N/} to {@code checkpoint-N/}: that
  * rename is the commit, so every {@code checkpoint-N/} is complete, and a checkpoint cut short on
  * any node stays an {@code .incoming-N/} that is never read (and is removed at the next start).
- * Only the newest checkpoint is kept.
+ * Only the newest checkpoint is kept; an older one is renamed to {@code .discarded-checkpoint-N/}
+ * before it is deleted.
  *
  * <p>On several nodes the directory is one that every master sees (a shared file system, or one
  * machine): node 0 checks at each commit that every node's part is there. Without
@@ -44,6 +45,7 @@ public final class CheckpointStore {
     private static final String PREFIX = "checkpoint-";
     private static final String INCOMING = ".incoming-";
     private static final String PART = "part-";
+    private static final String DISCARDED = ".discarded-";
     private static final String MANIFEST = "manifest.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -85,6 +87,16 @@ public final class CheckpointStore {
         this.spillDir = spillDir;
         this.shared = shared;
         this.latest = findLatest();
+    }
+
+    /**
+     * The newest committed checkpoint in {@code dir} (read only: nothing is created or removed), or
+     * null if it has none.
+     *
+     * @throws IOException when a checkpoint there cannot be read
+     */
+    public static Checkpoint latestIn(Path dir) throws IOException {
+        return Files.isDirectory(dir) ? new CheckpointStore(dir, dir, true).latest() : null;
     }
 
     /** The newest committed checkpoint, or null. */
@@ -166,8 +178,23 @@ public final class CheckpointStore {
         Checkpoint previous = latest;
         latest = read(dir.resolve(PREFIX + sequence));
         if (previous != null && previous.sequence() != sequence) {
-            WorkDirectory.deleteTree(dir.resolve(PREFIX + previous.sequence()));
+            discard(dir.resolve(PREFIX + previous.sequence()));
         }
+    }
+
+    /**
+     * Deletes an old checkpoint: renamed out of the way first, so that a node that dies while
+     * deleting it leaves a {@code .discarded-N} (removed at the next start), never a partial
+     * {@code checkpoint-N}. On a shared directory another node may have discarded it already.
+     */
+    private void discard(Path checkpoint) throws IOException {
+        Path discarded = dir.resolve(DISCARDED + checkpoint.getFileName());
+        try {
+            Files.move(checkpoint, discarded, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException gone) {
+            return;
+        }
+        WorkDirectory.deleteTree(discarded);
     }
 
     /** A buffered message and the world rank it waits for. */
@@ -258,12 +285,18 @@ public final class CheckpointStore {
         return new Checkpoint(first.sequence(), first.nodes(), first.worldSize(), List.copyOf(parts));
     }
 
-    /** Removes what a crash in the middle of a checkpoint left behind. */
+    /**
+     * Removes what a crash in the middle of a checkpoint left behind: checkpoints never committed,
+     * and older ones a node did not finish deleting.
+     */
     public void removeIncomplete() throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
             for (Path p : (Iterable<Path>) entries::iterator) {
-                if (p.getFileName().toString().startsWith(INCOMING)) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(INCOMING) || name.startsWith(DISCARDED)) {
                     WorkDirectory.deleteTree(p);
+                } else if (name.startsWith(PREFIX) && latest != null && !name.equals(PREFIX + latest.sequence())) {
+                    discard(p);
                 }
             }
         }

@@ -68,6 +68,14 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
      * @param exitCode the job's exit code, as the launcher saw it
      */
     public static void merge(Path stats, int nodes, int exitCode) throws IOException {
+        merge(stats, nodes, exitCode, List.of());
+    }
+
+    /**
+     * {@link #merge(Path, int, int)} of the last run of a job that bdmpiexec started again after a
+     * lost node, with those recoveries.
+     */
+    public static void merge(Path stats, int nodes, int exitCode, List<Recovery> recoveries) throws IOException {
         ObjectMapper json = new ObjectMapper();
         List<Node> allNodes = new ArrayList<>();
         List<Slave> allSlaves = new ArrayList<>();
@@ -91,7 +99,7 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
             failure = "no statistics from node(s) " + missing;
         }
         allSlaves.sort(Comparator.comparingInt(Slave::rank));
-        new JobStats(wall, exitCode, failure, allNodes, allSlaves, List.of()).write(stats);
+        new JobStats(wall, exitCode, failure, allNodes, allSlaves, List.copyOf(recoveries)).write(stats);
     }
 
     /**
