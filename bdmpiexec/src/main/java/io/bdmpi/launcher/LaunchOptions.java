@@ -172,16 +172,18 @@ public final class LaunchOptions {
     Path config;
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job"
-                    + " (default: in the job's work directory, removed with it).")
+            description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job;"
+                    + " with -nn > 1 a directory every node sees (default: in the job's work directory, removed with it).")
     Path checkpointDir;
 
     @Option(names = "--restart", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Go on from the last checkpoint in DIR (same -ns, any -nr); new checkpoints go there too.")
+            description = "Go on from the last checkpoint in DIR (the same ranks, on any -nn, any -nr); new checkpoints go"
+                    + " there too.")
     Path restartDir;
 
     @Option(names = "--recover", paramLabel = "N",
-            description = "When a rank dies, roll every rank back to the last checkpoint and go on, at most N times.")
+            description = "When a rank dies (with -nn > 1: when a node's master is lost; needs --checkpoint-dir), roll"
+                    + " every rank back to the last checkpoint and go on, at most N times.")
     int recover = DEFAULTS.recoveries();
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")

@@ -43,6 +43,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats,
                               int recoveries, Path checkpointDir, int programStart) {
 
+    /** How long the masters' death recorders get to say in which order they died (see {@link MasterRoster}). */
+    private static final long RECORDER_WAIT_MS = 2_000;
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
 
@@ -85,12 +87,17 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         MultiNodeLaunch launch = this;
         while (true) {
             Ended ended = launch.runOnce(stopping);
-            List<MasterRoster.Entry> roster = checkpointDir == null ? List.of() : MasterRoster.read(checkpointDir);
+            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of());
             if (checkpointDir != null) {
+                try {
+                    masters = MasterRoster.read(checkpointDir, RECORDER_WAIT_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 MasterRoster.clear(checkpointDir);
             }
             Optional<NodeLoss> loss = ended.exitCode() == 0 || stopping.get() ? Optional.empty()
-                    : NodeLoss.find(ended.lines(), roster);
+                    : NodeLoss.find(ended.lines(), masters);
             CheckpointStore.Checkpoint from = null;
             String refusal = null;
             if (loss.isPresent()) {

@@ -10,9 +10,10 @@ import java.util.regex.Pattern;
 /**
  * A node of the job that was lost: its master (or its machine) died, so MPI ended the whole job.
  * Found in what mpiexec reports about the death of one of its processes: Open MPI names the MPI
- * rank, which is the node; MPICH's hydra names the pid and host, which the masters' roster
- * ({@link MasterRoster}) maps to the node. Other ways of learning of a lost node (a master that
- * stops answering) give a NodeLoss too, and the launcher recovers the same way.
+ * rank, which is the node. MPICH's hydra kills every other process before it reports one, not
+ * necessarily the first, so there the masters' roster ({@link MasterRoster}) says which died first,
+ * or which never recorded its death (its machine went with it). Other ways of learning of a lost
+ * node (a master that stops answering) give a NodeLoss too, and the launcher recovers the same way.
  *
  * @param node the lost node, as numbered in the run that lost it
  * @param how  what happened, for the announcement
@@ -28,11 +29,10 @@ record NodeLoss(int node, String how) {
     /**
      * The node whose master mpiexec reports killed by a signal in {@code lines}, if any.
      *
-     * @param roster the masters as they registered in this run
+     * @param masters the masters as they registered in this run, and their deaths
      */
-    static Optional<NodeLoss> find(List<String> lines, List<MasterRoster.Entry> roster) {
-        long pid = -1;
-        String host = null;
+    static Optional<NodeLoss> find(List<String> lines, MasterRoster.Masters masters) {
+        boolean hydraReport = false;
         String signal = null;
         for (String line : lines) {
             Matcher m = OPEN_MPI.matcher(line);
@@ -40,25 +40,27 @@ record NodeLoss(int node, String how) {
                 return Optional.of(new NodeLoss(Integer.parseInt(m.group(1)), "its master on " + m.group(2)
                         + " was killed by signal " + m.group(3)));
             }
-            m = HYDRA_PID.matcher(line);
-            if (m.find() && pid < 0) {
-                pid = Long.parseLong(m.group(1));
-                host = m.group(2);
-            }
+            hydraReport |= HYDRA_PID.matcher(line).find();
             m = HYDRA_SIGNAL.matcher(line);
             if (m.find() && signal == null) {
                 signal = m.group(1) != null ? m.group(1) : m.group(2);
             }
         }
-        if (pid < 0 || signal == null) {
+        if (!hydraReport || signal == null) {
             return Optional.empty();
         }
-        for (MasterRoster.Entry e : roster) {
-            if (e.pid() == pid) {
-                return Optional.of(new NodeLoss(e.node(), "its master (pid " + pid + " on " + host + ") was killed by signal "
-                        + signal));
+        for (MasterRoster.Entry e : masters.entries()) {
+            if (!masters.deaths().contains(e.node())) {
+                return Optional.of(new NodeLoss(e.node(), "its master (pid " + e.pid() + " on " + e.host()
+                        + ") vanished without a trace (its machine?)"));
             }
         }
-        return Optional.empty();
+        if (masters.deaths().isEmpty()) {
+            return Optional.empty();
+        }
+        int first = masters.deaths().get(0);
+        String who = masters.entries().stream().filter(e -> e.node() == first).findFirst()
+                .map(e -> " (pid " + e.pid() + " on " + e.host() + ")").orElse("");
+        return Optional.of(new NodeLoss(first, "its master" + who + " was killed by signal " + signal));
     }
 }

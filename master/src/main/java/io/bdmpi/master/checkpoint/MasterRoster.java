@@ -12,37 +12,87 @@ import java.util.stream.Stream;
 
 /**
  * Which process is the master of which node, kept in the checkpoint directory of a job of several
- * nodes ({@code .masters/node-K}: the master's pid and host), so that bdmpiexec can name the node
- * whose master died when mpiexec reports only a pid (MPICH does). The directory is one every node
- * sees, as recovery needs anyway; bdmpiexec clears it before it starts the masters and after.
+ * nodes so that bdmpiexec can name the node whose master died: {@code .masters/node-K} holds
+ * master K's pid and host, and {@code .masters/deaths} the nodes in the order their masters died.
+ *
+ * <p>MPICH reports one dead process after it has killed all the others, and not necessarily the
+ * first: the order of deaths says which master went first. Each master starts a recorder, a shell
+ * in its own session that reads a pipe from the master and, when the pipe closes (the master has
+ * died, however), appends the node to {@code deaths}, with no process to start in between. A node
+ * that never appears there was lost with its machine (its recorder with it). The directory is one
+ * every node sees, as recovery needs anyway; bdmpiexec clears it before the masters start and
+ * after they end.
  */
 public final class MasterRoster {
 
     private static final String DIR = ".masters";
     private static final String NODE = "node-";
+    private static final String DEATHS = "deaths";
+    /** The recorder: $0 the node, $1 the deaths file; {@code read} and {@code echo} are built in. */
+    private static final String RECORDER = "while read -r line; do :; done; echo \"$0\" >> \"$1\"";
+
+    /** The recorder of this master, held so that its pipe stays open until this process dies. */
+    private static Process recorder;
 
     /** A master as it registered. */
     public record Entry(int node, long pid, String host) {
     }
 
+    /** The masters of a run and the order in which they died (nodes, first first). */
+    public record Masters(List<Entry> entries, List<Integer> deaths) {
+    }
+
     private MasterRoster() {
     }
 
-    /** Registers this process as the master of {@code node} (written whole, then renamed into place). */
-    public static void register(Path checkpointDir, int node) throws IOException {
+    /**
+     * Registers this process as the master of {@code node} (written whole, then renamed into place)
+     * and starts its death recorder.
+     */
+    public static synchronized void register(Path checkpointDir, int node) throws IOException {
         Path dir = Files.createDirectories(checkpointDir.resolve(DIR));
         Path tmp = dir.resolve("." + NODE + node);
         Files.writeString(tmp, ProcessHandle.current().pid() + " " + InetAddress.getLocalHost().getHostName() + "\n",
                 StandardCharsets.UTF_8);
         Files.move(tmp, dir.resolve(NODE + node), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        recorder = new ProcessBuilder("setsid", "/bin/sh", "-c", RECORDER, Integer.toString(node), dir.resolve(DEATHS).toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
-    /** The masters registered in {@code checkpointDir}; unreadable entries are skipped. */
-    public static List<Entry> read(Path checkpointDir) {
+    /**
+     * The masters registered in {@code checkpointDir} and their deaths so far; unreadable entries are
+     * skipped. Waits up to {@code waitMs} for every registered master's death to be recorded.
+     */
+    public static Masters read(Path checkpointDir, long waitMs) throws InterruptedException {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        while (true) {
+            Masters m = readNow(checkpointDir);
+            if (m.deaths().size() >= m.entries().size() || System.nanoTime() > deadline) {
+                return m;
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static Masters readNow(Path checkpointDir) {
         List<Entry> entries = new ArrayList<>();
+        List<Integer> deaths = new ArrayList<>();
         Path dir = checkpointDir.resolve(DIR);
         if (!Files.isDirectory(dir)) {
-            return entries;
+            return new Masters(entries, deaths);
+        }
+        try {
+            if (Files.isRegularFile(dir.resolve(DEATHS))) {
+                for (String line : Files.readAllLines(dir.resolve(DEATHS), StandardCharsets.UTF_8)) {
+                    if (!line.isBlank()) {
+                        deaths.add(Integer.parseInt(line.trim()));
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Being written: read again.
         }
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
@@ -56,7 +106,7 @@ public final class MasterRoster {
         } catch (IOException | RuntimeException e) {
             // A master died while registering: the others still name themselves.
         }
-        return entries;
+        return new Masters(entries, deaths);
     }
 
     /** Removes the roster. */

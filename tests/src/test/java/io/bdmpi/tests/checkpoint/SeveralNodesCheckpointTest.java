@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Checkpoints of a job of three nodes (MPICH) in a directory every master sees: the ring's small
  * and spilled messages cross nodes and are in flight at every checkpoint; a job that died goes on
- * with {@code --restart} on two nodes or on four (the same six ranks placed anew) and prints what
- * an unbroken job prints; a checkpoint that one node did not finish is never used.
+ * with {@code --restart} on two nodes ({@code -nr auto}) or on four of uneven sizes (a placement
+ * file: the same six ranks placed anew) and prints what an unbroken job prints; a checkpoint that
+ * one node did not finish is never used.
  */
 class SeveralNodesCheckpointTest {
 
@@ -76,7 +77,7 @@ class SeveralNodesCheckpointTest {
         List<String> expected = unbroken();
         Path dir = diedAfterCheckpoint3();
 
-        JobResult restarted = job(2, 3).options("--restart", dir.toString()).run().assertSucceeded();
+        JobResult restarted = job(2, 3).runningAuto().options("--restart", dir.toString()).run().assertSucceeded();
         assertEquals(expected, results(restarted, RANKS));
         Expect.that(restarted, restarted.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS,
                 "every rank goes on from iteration 9");
@@ -98,7 +99,9 @@ class SeveralNodesCheckpointTest {
                   - slaves: 1
                 """);
 
-        JobResult restarted = job(4, 2).config(config).options("--restart", dir.toString(), "--placement", "cyclic")
+        // Rank r on node PLACED[r]: two ranks on nodes 0 and 1, one on nodes 2 and 3, none where it was.
+        Path placement = Files.writeString(temp.resolve("placement"), "3\n2\n1\n0\n1\n0\n");
+        JobResult restarted = job(4, 2).config(config).options("--restart", dir.toString(), "--placement", placement.toString())
                 .run().assertSucceeded();
         assertEquals(expected, results(restarted, RANKS));
         Expect.that(restarted, restarted.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS,
