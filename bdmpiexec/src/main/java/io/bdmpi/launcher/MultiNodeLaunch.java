@@ -87,7 +87,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         MultiNodeLaunch launch = this;
         while (true) {
             Ended ended = launch.runOnce(stopping);
-            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of());
+            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of(), null);
             if (checkpointDir != null) {
                 try {
                     masters = MasterRoster.read(checkpointDir, RECORDER_WAIT_MS);
@@ -96,38 +96,52 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 }
                 MasterRoster.clear(checkpointDir);
             }
-            Optional<NodeLoss> loss = ended.exitCode() == 0 || stopping.get() ? Optional.empty()
-                    : NodeLoss.find(ended.lines(), masters);
-            CheckpointStore.Checkpoint from = null;
-            String refusal = null;
-            if (loss.isPresent()) {
-                refusal = done.size() >= recoveries ? (recoveries == 0 ? "" : "no recovery left (--recover " + recoveries + ")")
-                        : launch.nodes < 2 ? "no node left" : null;
-                try {
-                    from = refusal == null ? CheckpointStore.latestIn(checkpointDir) : null;
-                } catch (IOException e) {
-                    refusal = "cannot read the checkpoints in " + checkpointDir + ": " + e.getMessage();
-                }
-                if (refusal == null && from == null) {
-                    refusal = "no checkpoint to go on from";
-                }
+            boolean failed = ended.exitCode() != 0 && !stopping.get();
+            Optional<NodeLoss> loss = failed ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
+            // A rank that died: its master reported it; the job goes on from the checkpoint on the same nodes.
+            String failure = loss.map(l -> "node " + l.node() + " was lost: " + l.how())
+                    .orElse(failed ? masters.rankDeath() : null);
+            if (failure == null) {
+                return launch.mergeStats(ended.exitCode(), done);
             }
-            if (loss.isEmpty() || refusal != null) {
-                loss.ifPresent(l -> System.err.println("bdmpiexec: node " + l.node() + " was lost: " + l.how()));
-                if (loss.isPresent() && !refusal.isEmpty()) {
+            String refusal = done.size() >= recoveries ? (recoveries == 0 ? "" : "no recovery left (--recover " + recoveries + ")")
+                    : loss.isPresent() && launch.nodes < 2 ? "no node left" : null;
+            CheckpointStore.Checkpoint from = null;
+            try {
+                from = refusal == null ? CheckpointStore.latestIn(checkpointDir) : null;
+            } catch (IOException e) {
+                refusal = "cannot read the checkpoints in " + checkpointDir + ": " + e.getMessage();
+            }
+            if (refusal == null && from == null) {
+                refusal = "no checkpoint to go on from";
+            }
+            if (refusal != null) {
+                loss.ifPresent(l -> System.err.println("bdmpiexec: " + failure));
+                if (!refusal.isEmpty()) {
                     System.err.println("bdmpiexec: the job cannot go on: " + refusal);
                 }
                 return launch.mergeStats(ended.exitCode(), done);
             }
-            NodeLoss lost = loss.get();
-            done.add(new JobStats.Recovery(done.size() + 1, "node " + lost.node() + " was lost: " + lost.how(), from.sequence(),
-                    -1, -1));
+            done.add(new JobStats.Recovery(done.size() + 1, failure, from.sequence(), -1, -1));
             launch.removeStatsParts();
-            launch = launch.without(lost.node(), from.worldSize());
-            System.err.println("bdmpiexec: node " + lost.node() + " was lost: " + lost.how() + "; going on from checkpoint "
-                    + from.sequence() + " on " + launch.nodes + " node" + (launch.nodes == 1 ? "" : "s") + " (recovery "
-                    + done.size() + " of " + recoveries + ")");
+            launch = loss.isPresent() ? launch.without(loss.get().node(), from.worldSize()) : launch.again();
+            System.err.println("bdmpiexec: " + failure + "; going on from checkpoint " + from.sequence() + " on " + launch.nodes
+                    + " node" + (launch.nodes == 1 ? "" : "s") + " (recovery " + done.size() + " of " + recoveries + ")");
         }
+    }
+
+    /** The launch that goes on from the checkpoints on the same nodes, after a rank died. */
+    MultiNodeLaunch again() {
+        return withOptions(nodes, hosts, List.of("--restart", checkpointDir.toString()));
+    }
+
+    /** This launch on {@code n} nodes and {@code survivors}, with {@code options} before the program, where they override the user's. */
+    private MultiNodeLaunch withOptions(int n, String survivors, List<String> options) {
+        List<String> a = new ArrayList<>(args.subList(0, programStart));
+        a.addAll(options);
+        int start = a.size();
+        a.addAll(args.subList(programStart, args.size()));
+        return new MultiNodeLaunch(mpiexec, n, survivors, hostFile, a, stats, recoveries, checkpointDir, start);
     }
 
     /**
@@ -141,11 +155,6 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         for (int i = 0; i < n; i++) {
             perNode.append(i == 0 ? "" : ",").append(worldSize / n + (i < worldSize % n ? 1 : 0));
         }
-        List<String> a = new ArrayList<>(args.subList(0, programStart));
-        a.addAll(List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(), "--placement", "block",
-                "--restart", checkpointDir.toString()));
-        int start = a.size();
-        a.addAll(args.subList(programStart, args.size()));
         String survivors = null;
         if (hosts != null) {
             List<String> list = new ArrayList<>(List.of(hosts.split(",")));
@@ -154,7 +163,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             }
             survivors = String.join(",", list);
         }
-        return new MultiNodeLaunch(mpiexec, n, survivors, hostFile, a, stats, recoveries, checkpointDir, start);
+        return withOptions(n, survivors, List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(),
+                "--placement", "block", "--restart", checkpointDir.toString()));
     }
 
     private int mergeStats(int exitCode, List<JobStats.Recovery> done) {

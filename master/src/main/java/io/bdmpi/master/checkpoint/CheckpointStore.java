@@ -104,7 +104,8 @@ public final class CheckpointStore {
         return latest;
     }
 
-    Path directory() {
+    /** Where the checkpoints live. */
+    public Path directory() {
         return dir;
     }
 

@@ -28,6 +28,7 @@ public final class MasterRoster {
     private static final String DIR = ".masters";
     private static final String NODE = "node-";
     private static final String DEATHS = "deaths";
+    private static final String RANK_DIED = "rank-died";
     /** The recorder: $0 the node, $1 the deaths file; {@code read} and {@code echo} are built in. */
     private static final String RECORDER = "while read -r line; do :; done; echo \"$0\" >> \"$1\"";
 
@@ -38,8 +39,12 @@ public final class MasterRoster {
     public record Entry(int node, long pid, String host) {
     }
 
-    /** The masters of a run and the order in which they died (nodes, first first). */
-    public record Masters(List<Entry> entries, List<Integer> deaths) {
+    /**
+     * The masters of a run and the order in which they died (nodes, first first).
+     *
+     * @param rankDeath why the job failed when a rank's process died (see {@link #rankDied}), else null
+     */
+    public record Masters(List<Entry> entries, List<Integer> deaths, String rankDeath) {
     }
 
     private MasterRoster() {
@@ -62,6 +67,15 @@ public final class MasterRoster {
     }
 
     /**
+     * Records that the job failed because one of this master's ranks died (the one-line reason), for
+     * bdmpiexec to start the job again from the last checkpoint ({@code --recover}).
+     */
+    public static void rankDied(Path checkpointDir, String failure) throws IOException {
+        Path dir = Files.createDirectories(checkpointDir.resolve(DIR));
+        Files.writeString(dir.resolve(RANK_DIED), failure + "\n", StandardCharsets.UTF_8);
+    }
+
+    /**
      * The masters registered in {@code checkpointDir} and their deaths so far; unreadable entries are
      * skipped. Waits up to {@code waitMs} for every registered master's death to be recorded.
      */
@@ -81,7 +95,7 @@ public final class MasterRoster {
         List<Integer> deaths = new ArrayList<>();
         Path dir = checkpointDir.resolve(DIR);
         if (!Files.isDirectory(dir)) {
-            return new Masters(entries, deaths);
+            return new Masters(entries, deaths, null);
         }
         try {
             if (Files.isRegularFile(dir.resolve(DEATHS))) {
@@ -97,7 +111,7 @@ public final class MasterRoster {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 String name = f.getFileName().toString();
-                if (name.startsWith(NODE)) {
+                if (name.startsWith(NODE) && !name.startsWith(".")) {
                     String[] fields = Files.readString(f, StandardCharsets.UTF_8).trim().split(" ", 2);
                     entries.add(new Entry(Integer.parseInt(name.substring(NODE.length())), Long.parseLong(fields[0]),
                             fields.length > 1 ? fields[1] : ""));
@@ -106,7 +120,13 @@ public final class MasterRoster {
         } catch (IOException | RuntimeException e) {
             // A master died while registering: the others still name themselves.
         }
-        return new Masters(entries, deaths);
+        String rankDeath = null;
+        try {
+            rankDeath = Files.isRegularFile(dir.resolve(RANK_DIED)) ? Files.readString(dir.resolve(RANK_DIED)).trim() : null;
+        } catch (IOException e) {
+            // Being written: the job then ends as it is.
+        }
+        return new Masters(entries, deaths, rankDeath);
     }
 
     /** Removes the roster. */

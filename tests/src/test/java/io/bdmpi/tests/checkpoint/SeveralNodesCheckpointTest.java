@@ -109,6 +109,22 @@ class SeveralNodesCheckpointTest {
         assertEquals(List.of("part-0", "part-1", "part-2", "part-3"), list(dir.resolve("checkpoint-4")));
     }
 
+    /** With {@code --recover}, a rank's death on one of three nodes: bdmpiexec starts the job again on the same nodes. */
+    @Test
+    void aRankThatDiesOnOneOfThreeNodesIsRecovered() throws IOException {
+        List<String> expected = unbroken();
+        Path dir = Files.createDirectory(temp.resolve("checkpoints"));
+
+        JobResult r = job(3, 2, 4, 10, "once").options("--checkpoint-dir", dir.toString(), "--recover", "1").run()
+                .assertSucceeded();
+        assertEquals(expected, results(r, RANKS));
+        Expect.that(r, r.stderrContaining("bdmpiexec: rank 4 \\(pid \\d+\\) was killed by signal 9.*; going on from checkpoint 3"
+                + " on 3 nodes \\(recovery 1 of 1\\)").size() == 1, "the recovery is announced");
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
+        assertEquals(1, r.requireStats().recoveries().size());
+        assertEquals(List.of("checkpoint-4"), list(dir), "nothing but the last checkpoint is left");
+    }
+
     /**
      * Node 2 never finished its part of checkpoint 4: the directory holds {@code .incoming-4} with
      * the parts of nodes 0 and 1 only, as a node lost while writing leaves it. A restart goes on from
