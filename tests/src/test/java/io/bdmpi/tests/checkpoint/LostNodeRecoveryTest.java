@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LostNodeRecoveryTest {
 
     private static final int RANKS = 6;
+    /** Three masters and six slaves, twice for a recovery, on a machine shared with other jobs. */
+    private static final Duration TIMEOUT = JobRunner.DEFAULT_TIMEOUT.multipliedBy(3);
 
     @TempDir
     static Path data;
@@ -53,9 +56,9 @@ class LostNodeRecoveryTest {
     @ParameterizedTest
     @EnumSource(MpiAbi.class)
     void theRingGoesOnWithoutALostNode(MpiAbi mpi) throws Exception {
-        Object[] args = {24, 3, 200_000, 300_000};
-        List<String> expected = SeveralNodesCheckpointTest.results(
-                JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1).args(args).run().assertSucceeded(), RANKS);
+        Object[] args = {18, 3, 200_000, 300_000};
+        List<String> expected = SeveralNodesCheckpointTest.results(JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2)
+                .running(1).args(args).timeout(TIMEOUT).run().assertSucceeded(), RANKS);
         Path dir = Files.createDirectory(temp.resolve("checkpoints"));
 
         JobResult r = killNode1AfterCheckpoint2(dir, JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1)
@@ -69,7 +72,7 @@ class LostNodeRecoveryTest {
     @EnumSource(MpiAbi.class)
     void pageRankGoesOnWithoutALostNode(MpiAbi mpi) throws Exception {
         Path expected = temp.resolve("unbroken.pr");
-        JobResult unbroken = pageRank(mpi, expected).run().assertSucceeded();
+        JobResult unbroken = pageRank(mpi, expected).timeout(TIMEOUT).run().assertSucceeded();
         Path recovered = temp.resolve("recovered.pr");
         Path dir = Files.createDirectory(temp.resolve("checkpoints"));
 
@@ -108,7 +111,7 @@ class LostNodeRecoveryTest {
             }
             return -1L;
         });
-        JobResult r = job.options("--checkpoint-dir", dir.toString(), "--recover", "1").timeout(JobRunner.DEFAULT_TIMEOUT.multipliedBy(3))
+        JobResult r = job.options("--checkpoint-dir", dir.toString(), "--recover", "1").timeout(TIMEOUT)
                 .run();
         long pid = killed.get(5, TimeUnit.SECONDS);
         assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());

@@ -51,7 +51,8 @@ class SeveralNodesCheckpointTest {
         args[2] = BIG;
         args[3] = STATE;
         System.arraycopy(crash, 0, args, 4, crash.length);
-        return JobRunner.job(Checkpointed.class).nodes(nodes).ranks(perNode).running(1).args(args);
+        return JobRunner.job(Checkpointed.class).nodes(nodes).ranks(perNode).running(1).args(args)
+                .timeout(JobRunner.DEFAULT_TIMEOUT.multipliedBy(3));
     }
 
     static List<String> results(JobResult r, int ranks) {
