@@ -40,7 +40,8 @@
  *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
  *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code SpillShipped}, {@code PeerState},
- *       {@code PeerFailed}) through {@code InternodeLink}. The scheduler thread hands it sends
+ *       {@code PeerFailed}, and the steps of a checkpoint's commit: {@code CheckpointPartWritten},
+ *       {@code CheckpointCommitted}) through {@code InternodeLink}. The scheduler thread hands it sends
  *       through queues; <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
  *   <li><b>bdmpi-ticker</b> (several nodes, or a {@code --quantum}): a {@code Tick} every
  *       {@code TICK_MS}, on which the scheduler stops the slaves that ran past the quantum.</li>
