@@ -151,7 +151,7 @@ public final class NodeMaster {
             }
             // The janitor starts outside the cgroup, so that it can remove it should the master die.
             workDir = WorkDirectory.create(context.workDirParentOn(node))
-                    .guardAgainstMasterDeath(cgroup == null ? "" : cgroup.janitorScript());
+                    .guardAgainstMasterDeath(removeSharedMemory(internode != null) + (cgroup == null ? "" : cgroup.janitorScript()));
             if (cgroup != null) {
                 cgroup.join();
             }
@@ -253,6 +253,23 @@ public final class NodeMaster {
                     : worldSize));
         }
         return from;
+    }
+
+    /**
+     * A command for the janitor ($0: this master's pid) that removes MPI's shared-memory files of
+     * this master (see {@link Internode#sharedMemoryFiles}) if the master is dead: a live one's MPI
+     * still uses them and removes them itself.
+     */
+    private static String removeSharedMemory(boolean mpi) {
+        if (!mpi) {
+            return "";
+        }
+        StringBuilder rm = new StringBuilder();
+        for (Path f : Internode.sharedMemoryFiles()) {
+            rm.append(rm.length() == 0 ? "kill -0 \"$0\" 2>/dev/null || rm -f --" : "")
+                    .append(" '").append(f.toString().replace("'", "'\\''")).append('\'');
+        }
+        return rm.length() == 0 ? "" : rm.append("; ").toString();
     }
 
     /** Set by the shutdown hook: no new attempt starts after a signal. */

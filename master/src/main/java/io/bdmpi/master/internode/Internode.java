@@ -11,10 +11,13 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -122,6 +125,29 @@ public final class Internode implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("MPI did not start on this master: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The files in /dev/shm that MPI has mapped in this process and not unlinked (Open MPI's
+     * {@code vader_segment}s): MPI removes them at MPI_Finalize, so a master killed before that
+     * leaves them behind unless its janitor removes them.
+     */
+    public static List<Path> sharedMemoryFiles() {
+        List<Path> files = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+                int at = line.indexOf(" /dev/shm/");
+                if (at >= 0 && !line.endsWith(" (deleted)")) {
+                    Path file = Path.of(line.substring(at + 1).trim());
+                    if (!files.contains(file)) {
+                        files.add(file);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // No /proc: nothing to name.
+        }
+        return files;
     }
 
     /** This master's node id (its MPI rank). */
