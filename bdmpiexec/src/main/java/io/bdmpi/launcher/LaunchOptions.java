@@ -129,6 +129,13 @@ public final class LaunchOptions {
     @Option(names = "--launcher", hidden = true)
     String launcherAddress;
 
+    /**
+     * Set by bdmpiexec on the masters it starts again after a lost node: the slaves of each node
+     * (the same ranks over fewer nodes), instead of -ns and the config file's per-node list.
+     */
+    @Option(names = "--node-slaves", hidden = true, split = ",")
+    List<Integer> nodeSlaves;
+
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
@@ -176,16 +183,18 @@ public final class LaunchOptions {
     Path config;
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job"
-                    + " (default: in the job's work directory, removed with it).")
+            description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job;"
+                    + " with -nn > 1 a directory every node sees (default: in the job's work directory, removed with it).")
     Path checkpointDir;
 
     @Option(names = "--restart", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Go on from the last checkpoint in DIR (same -ns, any -nr); new checkpoints go there too.")
+            description = "Go on from the last checkpoint in DIR (the same ranks, on any -nn, any -nr); new checkpoints go"
+                    + " there too.")
     Path restartDir;
 
     @Option(names = "--recover", paramLabel = "N",
-            description = "When a rank dies, roll every rank back to the last checkpoint and go on, at most N times.")
+            description = "When a rank dies (with -nn > 1: when a node's master is lost; needs --checkpoint-dir), roll"
+                    + " every rank back to the last checkpoint and go on, at most N times.")
     int recover = DEFAULTS.recoveries();
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
@@ -219,8 +228,13 @@ public final class LaunchOptions {
         }
     }
 
-    static CommandLine commandLine(LaunchOptions options) {
+    /**
+     * The parser of {@code args}. A master started again after a lost node gets options that
+     * override the user's (see {@link MultiNodeLaunch#without}); a user's own repeated option is an error.
+     */
+    static CommandLine commandLine(LaunchOptions options, String[] args) {
         CommandLine cl = new CommandLine(options);
+        cl.setOverwrittenOptionsAllowed(args.length > 0 && args[0].equals("--node-master"));
         cl.setStopAtPositional(true);
         cl.setUnmatchedOptionsArePositionalParams(false);
         cl.setUsageHelpAutoWidth(false);
@@ -238,14 +252,14 @@ public final class LaunchOptions {
      */
     public static Result parse(String[] args, PrintWriter out, PrintWriter err) {
         LaunchOptions options = new LaunchOptions();
-        CommandLine cl = commandLine(options);
+        CommandLine cl = commandLine(options, args);
         ConfigDefaults fromFile = null;
         try {
             cl.parseArgs(args);
             if (options.config != null && !cl.isUsageHelpRequested() && !cl.isVersionHelpRequested()) {
                 fromFile = new ConfigDefaults(ConfigFile.read(options.config, ConfigDefaults.optionKeys(cl.getCommandSpec())));
                 options = new LaunchOptions();
-                cl = commandLine(options);
+                cl = commandLine(options, args);
                 cl.setDefaultValueProvider(fromFile);
                 fromFile.apply(options, cl.parseArgs(args));
             }
@@ -294,6 +308,17 @@ public final class LaunchOptions {
         }
         if (slaves < 1) {
             throw new UsageException("-ns=" + slaves + " must be at least 1");
+        }
+        if (nodeSlaves != null) {
+            if (nodeSlaves.size() != nodes || nodeSlaves.stream().anyMatch(n -> n < 1)) {
+                throw new UsageException("--node-slaves=" + nodeSlaves + " must give at least 1 slave for each of -nn=" + nodes
+                        + " nodes");
+            }
+            List<NodeSettings> perNode = new ArrayList<>();
+            for (int n = 0; n < nodes; n++) {
+                perNode.add(new NodeSettings(n, nodeSlaves.get(n), null, null, null));
+            }
+            nodeSettings = perNode;
         }
         int mostSlaves = nodeSettings.stream().map(NodeSettings::slaves).filter(Objects::nonNull).reduce(slaves, Math::max);
         if (running != MasterContext.RUNNING_AUTO && (running < 1 || running > mostSlaves)) {
@@ -356,7 +381,8 @@ public final class LaunchOptions {
             throw new UsageException(e.getMessage());
         }
         return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
-                progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress);
+                progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress, recover,
+                checkpointDir != null ? checkpointDir : restartDir, args.length - program.size());
     }
 
     static List<String> splitJvmOptions(String opts) {

@@ -2,8 +2,8 @@ package io.bdmpi.launcher;
 
 /**
  * A node of a job of several nodes whose master stopped answering on the side channel (killed,
- * stopped, its machine gone) or never reached bdmpiexec: the hook for a recovery that restarts
- * the job on the surviving hosts. {@link MultiNodeLaunch#runJob()} returns it.
+ * stopped, its machine gone) or never reached bdmpiexec. The run that lost it ends; with
+ * {@code --recover}, {@link MultiNodeLaunch#run()} starts the job again on the surviving hosts.
  *
  * @param node   the node's index (its master's MPI rank, 0 .. -nn - 1)
  * @param host   the host its master ran on, as the master named it (its host name), or the

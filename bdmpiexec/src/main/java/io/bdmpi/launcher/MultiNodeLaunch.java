@@ -1,5 +1,7 @@
 package io.bdmpi.launcher;
 
+import io.bdmpi.master.checkpoint.CheckpointStore;
+import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.MpiLauncher;
@@ -10,12 +12,15 @@ import io.bdmpi.master.observe.TimelineParts;
 import io.bdmpi.master.slaveio.DetachedShell;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the N masters of a job of several nodes through the MPI launcher:
@@ -23,7 +28,13 @@ import java.util.concurrent.TimeUnit;
  * Each master learns its node from its MPI rank and connects back to this process on a side
  * channel ({@link JobWatch}: heartbeats, the job-wide status, lost nodes). The masters' (and
  * slaves') output reaches this terminal through mpiexec; the masters agree on the job's exit code,
- * which mpiexec returns. A master that stops answering ends the job ({@link LostNode}).
+ * which mpiexec returns. A master that stops answering or dies ends the job ({@link LostNode}).
+ *
+ * <p>With {@code --recover N}: MPI ends the whole job when a master dies, so recovery happens
+ * around it. When a node is lost ({@link JobWatch}'s {@link LostNode}, else what mpiexec reports,
+ * see {@link NodeLoss}), bdmpiexec says which node was lost and starts the job again on the
+ * surviving nodes (its hosts less the lost one's), the same ranks spread over them in blocks, going
+ * on from the last checkpoint in the checkpoint directory (which every node sees); at most N times.
  *
  * @param mpiexec         the launcher of the MPI library the masters bind
  * @param nodes           -nn
@@ -36,9 +47,16 @@ import java.util.concurrent.TimeUnit;
  * @param report          --report, or null: likewise
  * @param statusLine      whether to show the job's live status line (stderr is a terminal)
  * @param progressSeconds --progress: a summary line of the whole job every this many seconds; 0 for none
+ * @param recoveries      --recover: how many lost nodes the job may go on without
+ * @param checkpointDir   the job's checkpoint directory (--checkpoint-dir, else --restart), or null
+ * @param programStart    where the program and its arguments start in {@code args}
  */
 public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats,
-                              Path trace, Path report, boolean statusLine, double progressSeconds) {
+                              Path trace, Path report, boolean statusLine, double progressSeconds, int recoveries,
+                              Path checkpointDir, int programStart) {
+
+    /** How long the masters' death recorders get to say in which order they died (see {@link MasterRoster}). */
+    private static final long RECORDER_WAIT_MS = 2_000;
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
@@ -58,15 +76,6 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             + "kill -KILL \"$1\" 2>/dev/null";
 
     /**
-     * How a job of several nodes ended: the hook for a recovery on the surviving hosts.
-     *
-     * @param exitCode the job's exit code
-     * @param lostNode the first node whose master stopped answering, or null when none was lost
-     */
-    public record Outcome(int exitCode, LostNode lostNode) {
-    }
-
-    /**
      * The command line of mpiexec.
      *
      * @param launcherAddress where this process listens for the masters ({@code HOST:PORT})
@@ -82,20 +91,147 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     /**
-     * Runs the masters to their end; returns the job's exit code.
+     * How one run of the masters ended.
+     *
+     * @param exitCode the run's exit code
+     * @param lines    the last lines mpiexec wrote (none when they went to the status line's display)
+     * @param lostNode the first node whose master stopped answering or died, or null
+     */
+    private record Ended(int exitCode, List<String> lines, LostNode lostNode) {
+    }
+
+    /**
+     * Runs the masters to their end, again on the surviving nodes after a lost one (with
+     * {@code --recover}); returns the job's exit code.
      *
      * @return the job's exit code
      */
     public int run() {
-        return runJob().exitCode();
+        AtomicBoolean stopping = new AtomicBoolean();
+        List<JobStats.Recovery> done = new ArrayList<>();
+        MultiNodeLaunch launch = this;
+        while (true) {
+            Ended ended = launch.runOnce(stopping);
+            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of(), null);
+            if (checkpointDir != null) {
+                try {
+                    masters = MasterRoster.read(checkpointDir, RECORDER_WAIT_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                MasterRoster.clear(checkpointDir);
+            }
+            boolean failed = ended.exitCode() != 0 && !stopping.get();
+            // mpiexec's report of a killed master says how it died; the side channel also knows a stopped or vanished one.
+            Optional<NodeLoss> loss = failed || ended.lostNode() != null ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
+            if (loss.isEmpty() && ended.lostNode() != null) {
+                loss = Optional.of(new NodeLoss(ended.lostNode().node(), ended.lostNode().reason()));
+            }
+            // A rank that died: its master reported it; the job goes on from the checkpoint on the same nodes.
+            String failure = loss.map(l -> "node " + l.node() + " was lost: " + l.how())
+                    .orElse(failed ? masters.rankDeath() : null);
+            if (failure == null) {
+                return launch.joinOutputs(ended, done);
+            }
+            String refusal = done.size() >= recoveries ? (recoveries == 0 ? "" : "no recovery left (--recover " + recoveries + ")")
+                    : loss.isPresent() && launch.nodes < 2 ? "no node left" : null;
+            CheckpointStore.Checkpoint from = null;
+            try {
+                from = refusal == null ? CheckpointStore.latestIn(checkpointDir) : null;
+            } catch (IOException e) {
+                refusal = "cannot read the checkpoints in " + checkpointDir + ": " + e.getMessage();
+            }
+            if (refusal == null && from == null) {
+                refusal = "no checkpoint to go on from";
+            }
+            if (refusal != null) {
+                loss.ifPresent(l -> System.err.println("bdmpiexec: " + failure));
+                if (!refusal.isEmpty()) {
+                    System.err.println("bdmpiexec: the job cannot go on: " + refusal);
+                }
+                return launch.joinOutputs(ended, done);
+            }
+            done.add(new JobStats.Recovery(done.size() + 1, failure, from.sequence(), -1, -1));
+            launch.removeParts();
+            launch = loss.isPresent() ? launch.without(loss.get().node(), from.worldSize()) : launch.again();
+            System.err.println("bdmpiexec: " + failure + "; going on from checkpoint " + from.sequence() + " on " + launch.nodes
+                    + " node" + (launch.nodes == 1 ? "" : "s") + " (recovery " + done.size() + " of " + recoveries + ")");
+        }
+    }
+
+    /** The launch that goes on from the checkpoints on the same nodes, after a rank died. */
+    MultiNodeLaunch again() {
+        return withOptions(nodes, hosts, List.of("--restart", checkpointDir.toString()));
+    }
+
+    /** This launch on {@code n} nodes and {@code survivors}, with {@code options} before the program, where they override the user's. */
+    private MultiNodeLaunch withOptions(int n, String survivors, List<String> options) {
+        List<String> a = new ArrayList<>(args.subList(0, programStart));
+        a.addAll(options);
+        int start = a.size();
+        a.addAll(args.subList(programStart, args.size()));
+        return new MultiNodeLaunch(mpiexec, n, survivors, hostFile, a, stats, trace, report, statusLine, progressSeconds, recoveries,
+                checkpointDir, start);
     }
 
     /**
-     * Runs the masters to their end and says how the job ended, and which node was lost if one was.
-     *
-     * @return the job's exit code and lost node
+     * The launch that goes on without node {@code lost}: one node fewer (its host left out of
+     * {@code --hosts}), the {@code worldSize} ranks in blocks over the rest, from the checkpoints.
+     * The options go before the program, where they override the user's.
      */
-    public Outcome runJob() {
+    MultiNodeLaunch without(int lost, int worldSize) {
+        int n = nodes - 1;
+        StringBuilder perNode = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            perNode.append(i == 0 ? "" : ",").append(worldSize / n + (i < worldSize % n ? 1 : 0));
+        }
+        String survivors = null;
+        if (hosts != null) {
+            List<String> list = new ArrayList<>(List.of(hosts.split(",")));
+            if (lost < list.size()) {
+                list.remove(lost);
+            }
+            survivors = String.join(",", list);
+        }
+        return withOptions(n, survivors, List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(),
+                "--placement", "block", "--restart", checkpointDir.toString()));
+    }
+
+    /** Joins the nodes' parts of the statistics, trace and report of the last run; returns the job's exit code. */
+    private int joinOutputs(Ended ended, List<JobStats.Recovery> done) {
+        int exitCode = ended.lostNode() != null ? 1 : ended.exitCode(); // mpiexec's own code then says how MPI ended the rest
+        String failure = ended.lostNode() == null ? null : ended.lostNode().describe();
+        try {
+            if (stats != null) {
+                JobStats.merge(stats, nodes, exitCode, failure, done);
+            }
+            if (trace != null || report != null) {
+                TimelineParts.join(trace, report, nodes, exitCode, failure);
+            }
+            return exitCode;
+        } catch (IOException e) {
+            System.err.println("bdmpiexec: cannot join the nodes' statistics or timelines: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Removes what the masters of a run that lost a node wrote of their outputs: the next run writes its own. */
+    private void removeParts() {
+        for (int n = 0; n < nodes; n++) {
+            try {
+                if (stats != null) {
+                    Files.deleteIfExists(JobStats.partFile(stats, n));
+                }
+                if (trace != null || report != null) {
+                    Files.deleteIfExists(TimelineParts.partFile(trace != null ? trace : report, n));
+                }
+            } catch (IOException e) {
+                // The next run writes its own parts over them.
+            }
+        }
+    }
+
+    private Ended runOnce(AtomicBoolean stopping) {
         Process[] started = new Process[1];
         JobWatch watch;
         try {
@@ -103,7 +239,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     hosts == null && hostFile == null);
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: cannot listen for the masters' heartbeats: " + e.getMessage());
-            return new Outcome(1, null);
+            return new Ended(1, List.of(), null);
         }
         ProgressReporter display = ProgressReporter.start(new MasterContext().statusLine(statusLine).progressSeconds(progressSeconds),
                 f -> {
@@ -117,7 +253,6 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 });
         Process mpi;
         try {
-            ProcessBuilder.Redirect output = statusLine ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT;
             synchronized (started) {
                 mpi = new ProcessBuilder(command(watch.start(lost -> {
                     Process job;
@@ -127,8 +262,6 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     endAfterLoss(job, watch, lost);
                 }).address()))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                        .redirectOutput(output)
-                        .redirectError(output)
                         .start();
                 started[0] = mpi;
             }
@@ -136,14 +269,20 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             System.err.println("bdmpiexec: cannot start the masters with " + mpiexec.path() + ": " + e.getMessage());
             watch.close();
             closeQuietly(display);
-            return new Outcome(1, null);
+            return new Ended(1, List.of(), null);
         }
+        OutputRelay out = null;
+        OutputRelay err = null;
         if (display != null) {
             display.forwardOutputOf(mpi);
+        } else {
+            out = OutputRelay.start(mpi.getInputStream(), System.out, "bdmpi-mpiexec-stdout");
+            err = OutputRelay.start(mpi.getErrorStream(), System.err, "bdmpi-mpiexec-stderr");
         }
         Process watchdog = startWatchdog(mpi);
         // Told to stop (SIGINT, SIGTERM): mpiexec passes the signal to the masters, which stop their slaves.
         Thread hook = new Thread(() -> {
+            stopping.set(true);
             watch.close();
             mpi.destroy();
             try {
@@ -158,25 +297,14 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             int exitCode = mpi.waitFor();
-            watch.close();
-            closeQuietly(display);
-            LostNode lost = watch.lost();
-            if (lost != null) {
-                exitCode = 1; // mpiexec's own code then says how MPI ended the rest, not why
+            List<String> lines = new ArrayList<>();
+            if (out != null) {
+                lines.addAll(out.lastLines());
+                lines.addAll(err.lastLines());
             }
-            String failure = lost == null ? null : lost.describe();
-            if (stats != null) {
-                JobStats.merge(stats, nodes, exitCode, failure);
-            }
-            if (trace != null || report != null) {
-                TimelineParts.join(trace, report, nodes, exitCode, failure);
-            }
-            return new Outcome(exitCode, lost);
+            return new Ended(exitCode, lines, watch.lost());
         } catch (InterruptedException e) {
-            return new Outcome(1, watch.lost());
-        } catch (java.io.IOException e) {
-            System.err.println("bdmpiexec: cannot join the nodes' statistics or timelines: " + e.getMessage());
-            return new Outcome(1, watch.lost());
+            return new Ended(1, List.of(), watch.lost());
         } finally {
             watch.close();
             closeQuietly(display);

@@ -158,6 +158,33 @@ class LaunchOptionsTest {
         assertNull(parse("--node-master", "-nn", "2", "-cp", cp, MAIN).masters(), "a master runs its node itself");
     }
 
+    /**
+     * After node 1 of three is lost, the masters start again on the other two hosts with the same
+     * seven ranks in blocks, from the checkpoints: options placed before the program override the
+     * user's on a master's command line (and only there).
+     */
+    @Test
+    void aLaunchThatLostANodeGoesOnWithoutIt(@TempDir Path ck) {
+        String cp = testClasses();
+        LaunchOptions.Result r = parse("-nn", "3", "-ns", "2", "--hosts", "a,b,c", "--recover", "1", "--checkpoint-dir",
+                ck.toString(), "-cp", cp, MAIN, "x");
+        MultiNodeLaunch next = r.masters().without(1, 7);
+        assertEquals(2, next.nodes());
+        assertEquals("a,c", next.hosts());
+        List<String> cmd = next.command("127.0.0.1:4000");
+        List<String> masterArgs = cmd.subList(cmd.indexOf("--node-master"), cmd.size());
+        assertEquals(List.of("--node-master", "--launcher=127.0.0.1:4000", "-nn", "3", "-ns", "2", "--hosts", "a,b,c", "--recover", "1", "--checkpoint-dir",
+                ck.toString(), "-cp", cp, "-nn", "2", "--node-slaves", "4,3", "--placement", "block", "--restart", ck.toString(),
+                MAIN, "x"), masterArgs);
+        MasterContext master = ok(masterArgs.toArray(String[]::new));
+        assertEquals(2, master.nodes());
+        assertEquals(List.of(4, 3), java.util.Arrays.stream(master.slavesPerNode()).boxed().toList());
+        assertEquals(ck, master.restartDir());
+        String twice = fails("-nn", "2", "-nn", "3", "-cp", cp, MAIN);
+        assertTrue(twice.contains("should be specified only once"), twice);
+        assertTrue(fails("-nn", "2", "--recover", "1", "-cp", cp, MAIN).contains("--recover on several nodes"));
+    }
+
     @Test
     void invalidInputIsOneLineAndExitTwo(@TempDir Path tmp) throws IOException {
         String cp = testClasses();

@@ -143,6 +143,26 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     }
 
     @Override
+    public void checkpointPartWritten(int sequence) {
+        internode.checkpointPartWritten(sequence);
+    }
+
+    @Override
+    public void checkpointCommitted(int sequence) {
+        internode.checkpointCommitted(sequence);
+    }
+
+    @Override
+    public void partWrittenArrived(int node, int sequence) {
+        publish.accept(new MasterEvent.CheckpointPartWritten(node, sequence));
+    }
+
+    @Override
+    public void commitArrived(int sequence) {
+        publish.accept(new MasterEvent.CheckpointCommitted(sequence));
+    }
+
+    @Override
     public void peerEnded(int node, int exitCode, boolean causedThere) {
         if (exitCode != 0 && peerFailure.compareAndSet(0, exitCode)) {
             publish.accept(new MasterEvent.PeerFailed(node, exitCode));

@@ -2,6 +2,7 @@ package io.bdmpi.master;
 
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
+import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.control.LauncherLink;
@@ -126,6 +127,10 @@ public final class NodeMaster {
                 if (context.launcherAddress() != null) {
                     launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents());
                 }
+                Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
+                if (named != null) {
+                    MasterRoster.register(named, node); // so that bdmpiexec can name this node should it die
+                }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
             SlaveMemory slaveMemory = context.slaveMemoryOn(node);
@@ -136,19 +141,19 @@ public final class NodeMaster {
             }
             // The janitor starts outside the cgroup, so that it can remove it should the master die.
             workDir = WorkDirectory.create(context.workDirParentOn(node))
-                    .guardAgainstMasterDeath(cgroup == null ? "" : cgroup.janitorScript());
+                    .guardAgainstMasterDeath(removeSharedMemory(internode != null) + (cgroup == null ? "" : cgroup.janitorScript()));
             if (cgroup != null) {
                 cgroup.join();
             }
             CheckpointStore store = checkpointStore(workDir);
+            CheckpointStore restoreFrom = restartStore(store, workDir, placement.worldSize());
             List<JobStats.Recovery> recoveries = new ArrayList<>();
-            boolean restoring = context.restartDir() != null;
             long failedAtNs = 0;
             while (true) {
                 if (attempt != null) {
                     attempt.closeTimeline();
                 }
-                attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoring));
+                attempt = new Attempt(recoveries.size(), new Checkpointing(store, restoreFrom));
                 try {
                     result = attempt.run(slaveLauncher, workDir, placement, cgroup, internode, fileDeleter, ticker);
                     stats = attempt.stats;
@@ -159,8 +164,12 @@ public final class NodeMaster {
                     recoveries.set(recoveries.size() - 1, recoveries.get(recoveries.size() - 1)
                             .restoredAfter(attempt.checkpointing.restoredNs() - failedAtNs));
                 }
-                boolean recover = result.rankDied() && recoveries.size() < context.recoveries()
+                // On several nodes bdmpiexec recovers: it starts the masters again (see MultiNodeLaunch).
+                boolean recover = result.rankDied() && recoveries.size() < context.recoveries() && context.nodes() == 1
                         && store.latest() != null && !stopRequested;
+                if (result.rankDied() && context.nodes() > 1 && context.recoveries() > 0 && !stopRequested) {
+                    MasterRoster.rankDied(store.directory(), result.failure()); // bdmpiexec starts the job again
+                }
                 if (!recover) {
                     stats = stats == null ? null : stats.withRecoveries(recoveries);
                     break;
@@ -173,7 +182,7 @@ public final class NodeMaster {
                         + store.latest().sequence() + " (recovery " + recoveries.size() + " of " + context.recoveries() + ")");
                 store.removeIncomplete();
                 workDir.clearSpill();
-                restoring = true;
+                restoreFrom = store;
             }
         } catch (IOException | IllegalStateException | IllegalArgumentException e) {
             result = JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
@@ -204,21 +213,17 @@ public final class NodeMaster {
         return result.exitCode();
     }
 
+    /**
+     * Where this job's checkpoints go: --checkpoint-dir, else --restart's directory, else the work
+     * directory. A directory the user names is one every node of the job sees.
+     */
     private CheckpointStore checkpointStore(WorkDirectory workDir) throws IOException {
-        Path dir = context.checkpointDir() != null ? context.checkpointDir()
-                : context.restartDir() != null ? context.restartDir() : workDir.root().resolve("checkpoints");
-        CheckpointStore store = new CheckpointStore(dir, workDir.spill());
-        if (context.restartDir() != null) {
-            CheckpointStore.Manifest latest = new CheckpointStore(context.restartDir(), workDir.spill()).latest();
-            if (latest == null) {
-                throw new IOException("no checkpoint to restart from in " + context.restartDir());
-            }
-            if (latest.ranks() != context.slaves()) {
-                throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "
-                        + latest.ranks() + " ranks but this job has -ns " + context.slaves());
-            }
+        Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
+        CheckpointStore store = new CheckpointStore(named != null ? named : workDir.root().resolve("checkpoints"), workDir.spill(),
+                named != null);
+        if (named == null || node == 0) {
+            store.removeIncomplete(); // a shared directory: once, by node 0, before any checkpoint can start
         }
-        store.removeIncomplete();
         return store;
     }
 
@@ -248,6 +253,42 @@ public final class NodeMaster {
                 stopRequested = true;
             }
         }
+    }
+
+    /** The checkpoints --restart goes on from (checked against this job), or null without --restart. */
+    private CheckpointStore restartStore(CheckpointStore store, WorkDirectory workDir, int worldSize) throws IOException {
+        if (context.restartDir() == null) {
+            return null;
+        }
+        CheckpointStore from = context.checkpointDir() == null ? store
+                : new CheckpointStore(context.restartDir(), workDir.spill(), true);
+        CheckpointStore.Checkpoint latest = from.latest();
+        if (latest == null) {
+            throw new IOException("no checkpoint to restart from in " + context.restartDir());
+        }
+        if (latest.worldSize() != worldSize) {
+            throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "
+                    + latest.worldSize() + " ranks but this job has " + (context.nodes() == 1 ? "-ns " + worldSize
+                    : worldSize));
+        }
+        return from;
+    }
+
+    /**
+     * A command for the janitor ($0: this master's pid) that removes MPI's shared-memory files of
+     * this master (see {@link Internode#sharedMemoryFiles}) if the master is dead: a live one's MPI
+     * still uses them and removes them itself.
+     */
+    private static String removeSharedMemory(boolean mpi) {
+        if (!mpi) {
+            return "";
+        }
+        StringBuilder rm = new StringBuilder();
+        for (Path f : Internode.sharedMemoryFiles()) {
+            rm.append(rm.length() == 0 ? "kill -0 \"$0\" 2>/dev/null || rm -f --" : "")
+                    .append(" '").append(f.toString().replace("'", "'\\''")).append('\'');
+        }
+        return rm.length() == 0 ? "" : rm.append("; ").toString();
     }
 
     /** Set by the shutdown hook: no new attempt starts after a signal. */

@@ -44,7 +44,9 @@
  *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
  *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},
- *       {@code RemotePointerAnswer}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}) through {@code InternodeLink}. The scheduler thread hands it sends
+ *       {@code RemotePointerAnswer}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}, and
+ *       the steps of a checkpoint's commit: {@code CheckpointPartWritten},
+ *       {@code CheckpointCommitted}) through {@code InternodeLink}. The scheduler thread hands it sends
  *       through queues; <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
  *   <li><b>bdmpi-heartbeat</b> and <b>bdmpi-launcher-reader</b> (several nodes): the side channel
  *       to bdmpiexec ({@code LauncherLink}), independent of MPI and of the scheduler: a heartbeat

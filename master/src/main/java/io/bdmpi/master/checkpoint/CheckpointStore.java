@@ -11,19 +11,31 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A job's checkpoints in one directory: {@code checkpoint-N/} holds each rank's saved state
- * ({@code rank-R.state}), the messages the master still buffered ({@code message-K}), and
- * {@code manifest.json} describing them. A checkpoint is built in {@code .incoming-N/}, synced,
- * and renamed into place, so every {@code checkpoint-N/} is complete: a job that dies while
- * writing one still has the previous one. Only the newest is kept.
+ * A job's checkpoints in one directory. {@code checkpoint-N/} holds one part per node of the job
+ * that took it: {@code part-K/} with the saved states of node K's ranks ({@code rank-R.state}), the
+ * messages node K's master still buffered for them ({@code message-I}), and {@code manifest.json}
+ * describing them, written last. Each node builds its part in {@code .incoming-N/part-K/} and
+ * syncs it; once every node has, node 0 renames {@code .incoming-N/} to {@code checkpoint-N/}: that
+ * rename is the commit, so every {@code checkpoint-N/} is complete, and a checkpoint cut short on
+ * any node stays an {@code .incoming-N/} that is never read (and is removed at the next start).
+ * Only the newest checkpoint is kept; an older one is renamed to {@code .discarded-checkpoint-N/}
+ * before it is deleted.
+ *
+ * <p>On several nodes the directory is one that every master sees (a shared file system, or one
+ * machine): node 0 checks at each commit that every node's part is there. Without
+ * {@code --checkpoint-dir} each node keeps its part in its own work directory instead (gone with
+ * the job) and commits its own part when node 0 says so.
  *
  * <p>Used by the scheduler thread only. Files move between this directory and the job's spill
  * directory by rename or hard link where they share a file system (no copy of large states).
@@ -32,78 +44,158 @@ public final class CheckpointStore {
 
     private static final String PREFIX = "checkpoint-";
     private static final String INCOMING = ".incoming-";
+    private static final String PART = "part-";
+    private static final String DISCARDED = ".discarded-";
     private static final String MANIFEST = "manifest.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What a checkpoint holds; the JSON of {@code manifest.json}. */
-    public record Manifest(int sequence, int ranks, List<StateFile> states, List<Message> messages) {
+    /**
+     * One node's part of a checkpoint; the JSON of its {@code manifest.json}.
+     *
+     * @param worldSize the ranks of the whole job (every part says the same)
+     * @param states    the saved states of the node's ranks
+     * @param messages  the messages buffered for the node's ranks, in their mailboxes' order
+     */
+    public record Part(int sequence, int node, int nodes, int worldSize, List<StateFile> states, List<Message> messages) {
     }
 
-    /** A rank's saved state. */
+    /** A rank's saved state: {@code file} is relative to the checkpoint's directory. */
     record StateFile(int rank, String file, long length) {
     }
 
-    /** A message sent to {@code receiver} (world rank) and not yet received, in its mailbox's order. */
+    /** A message sent to {@code receiver} (world rank) and not yet received; {@code file} is relative to the checkpoint's directory. */
     record Message(int receiver, int commId, int source, int tag, int senderWorldRank, String file, long length) {
+    }
+
+    /** A committed checkpoint: every node's part. */
+    public record Checkpoint(int sequence, int nodes, int worldSize, List<Part> parts) {
     }
 
     private final Path dir;
     private final Path spillDir;
-    private Manifest latest;
+    private final boolean shared;
+    private Checkpoint latest;
 
     /**
      * @param dir      where checkpoints live; created if missing
      * @param spillDir the job's spill directory, where members' states arrive and restored files go
+     * @param shared   whether every master of the job sees {@code dir} (node 0 then checks every
+     *                 part at commit); false for a directory of this node's own
      */
-    public CheckpointStore(Path dir, Path spillDir) throws IOException {
+    public CheckpointStore(Path dir, Path spillDir, boolean shared) throws IOException {
         this.dir = Files.createDirectories(dir);
         this.spillDir = spillDir;
+        this.shared = shared;
         this.latest = findLatest();
     }
 
-    /** The newest complete checkpoint, or null. */
-    public Manifest latest() {
+    /**
+     * The newest committed checkpoint in {@code dir} (read only: nothing is created or removed), or
+     * null if it has none.
+     *
+     * @throws IOException when a checkpoint there cannot be read
+     */
+    public static Checkpoint latestIn(Path dir) throws IOException {
+        return Files.isDirectory(dir) ? new CheckpointStore(dir, dir, true).latest() : null;
+    }
+
+    /** The newest committed checkpoint, or null. */
+    public Checkpoint latest() {
         return latest;
     }
 
-    Path directory() {
+    /** Where the checkpoints live. */
+    public Path directory() {
         return dir;
     }
 
     /**
-     * Writes a checkpoint of {@code states} (index = world rank; inline bytes or spill files, which
-     * move into the checkpoint) and of the buffered messages, then makes it the latest.
+     * Writes and syncs this node's part of checkpoint {@code sequence}: {@code states} (world rank
+     * to inline bytes or a spill file, which moves into the checkpoint) and the buffered messages.
+     * Not yet a checkpoint: see {@link #commit} and {@link #committed}.
      */
-    Manifest write(List<Payload> states, List<StoredMessageFor> buffered) throws IOException {
-        int sequence = latest == null ? 1 : latest.sequence() + 1;
+    void writePart(int sequence, int node, int nodes, int worldSize, Map<Integer, Payload> states,
+                   List<StoredMessageFor> buffered) throws IOException {
         Path incoming = dir.resolve(INCOMING + sequence);
-        WorkDirectory.deleteTree(incoming);
-        Files.createDirectory(incoming);
+        Path part = incoming.resolve(PART + node);
+        WorkDirectory.deleteTree(part);
+        Files.createDirectories(part);
+        String prefix = PART + node + "/";
         List<StateFile> stateFiles = new ArrayList<>(states.size());
-        for (int rank = 0; rank < states.size(); rank++) {
-            String name = "rank-" + rank + ".state";
-            stateFiles.add(new StateFile(rank, name, store(states.get(rank), incoming.resolve(name), true)));
+        for (Map.Entry<Integer, Payload> e : states.entrySet()) {
+            String name = "rank-" + e.getKey() + ".state";
+            stateFiles.add(new StateFile(e.getKey(), prefix + name, store(e.getValue(), part.resolve(name), true)));
         }
         List<Message> messages = new ArrayList<>(buffered.size());
         for (StoredMessageFor b : buffered) {
             String name = "message-" + messages.size();
             StoredMessage m = b.message();
-            long length = store(m.payload(), incoming.resolve(name), false);
-            messages.add(new Message(b.receiver(), m.commId(), m.source(), m.tag(), m.senderWorldRank(), name, length));
+            long length = store(m.payload(), part.resolve(name), false);
+            messages.add(new Message(b.receiver(), m.commId(), m.source(), m.tag(), m.senderWorldRank(), prefix + name, length));
         }
-        Manifest manifest = new Manifest(sequence, states.size(), stateFiles, messages);
-        Path manifestFile = incoming.resolve(MANIFEST);
-        JSON.writeValue(manifestFile.toFile(), manifest);
+        Path manifestFile = part.resolve(MANIFEST);
+        JSON.writeValue(manifestFile.toFile(), new Part(sequence, node, nodes, worldSize, stateFiles, messages));
         sync(manifestFile);
+        sync(part);
         sync(incoming);
+        sync(dir);
+    }
+
+    /**
+     * Node 0, once every node's part of {@code sequence} is durable: makes it the checkpoint
+     * (atomic rename) and deletes the previous one.
+     *
+     * @throws IOException when a part is missing from a shared directory (it is not shared), or the disk fails
+     */
+    void commit(int sequence, int nodes) throws IOException {
+        Path incoming = dir.resolve(INCOMING + sequence);
+        if (shared) {
+            for (int node = 0; node < nodes; node++) {
+                if (!Files.isRegularFile(incoming.resolve(PART + node).resolve(MANIFEST))) {
+                    throw new IOException("node " + node + "'s part is not in " + dir
+                            + ": on several nodes --checkpoint-dir must be a directory every node sees");
+                }
+            }
+        }
         Files.move(incoming, dir.resolve(PREFIX + sequence), StandardCopyOption.ATOMIC_MOVE);
         sync(dir);
-        Manifest previous = latest;
-        latest = manifest;
-        if (previous != null) {
-            WorkDirectory.deleteTree(dir.resolve(PREFIX + previous.sequence()));
+        replaceLatest(sequence);
+    }
+
+    /**
+     * Another node, told that node 0 committed {@code sequence}: in a directory of its own, commits
+     * its own part likewise; in a shared one, node 0's rename has done it.
+     */
+    void committed(int sequence) throws IOException {
+        Path incoming = dir.resolve(INCOMING + sequence);
+        if (!shared && Files.isDirectory(incoming)) {
+            Files.move(incoming, dir.resolve(PREFIX + sequence), StandardCopyOption.ATOMIC_MOVE);
+            sync(dir);
         }
-        return manifest;
+        replaceLatest(sequence);
+    }
+
+    private void replaceLatest(int sequence) throws IOException {
+        Checkpoint previous = latest;
+        latest = read(dir.resolve(PREFIX + sequence));
+        if (previous != null && previous.sequence() != sequence) {
+            discard(dir.resolve(PREFIX + previous.sequence()));
+        }
+    }
+
+    /**
+     * Deletes an old checkpoint: renamed out of the way first, so that a node that dies while
+     * deleting it leaves a {@code .discarded-N} (removed at the next start), never a partial
+     * {@code checkpoint-N}. On a shared directory another node may have discarded it already.
+     */
+    private void discard(Path checkpoint) throws IOException {
+        Path discarded = dir.resolve(DISCARDED + checkpoint.getFileName());
+        try {
+            Files.move(checkpoint, discarded, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException gone) {
+            return;
+        }
+        WorkDirectory.deleteTree(discarded);
     }
 
     /** A buffered message and the world rank it waits for. */
@@ -152,28 +244,60 @@ public final class CheckpointStore {
         return s.length();
     }
 
-    private Manifest findLatest() throws IOException {
-        Manifest best = null;
+    /** The committed checkpoint of the highest number, or null; {@code .incoming-N/} never counts. */
+    private Checkpoint findLatest() throws IOException {
+        Path best = null;
+        int bestSequence = 0;
         try (Stream<Path> entries = Files.list(dir)) {
             for (Path p : (Iterable<Path>) entries::iterator) {
                 String name = p.getFileName().toString();
-                if (name.startsWith(PREFIX) && Files.isRegularFile(p.resolve(MANIFEST))) {
-                    Manifest m = JSON.readValue(p.resolve(MANIFEST).toFile(), Manifest.class);
-                    if (best == null || m.sequence() > best.sequence()) {
-                        best = m;
+                if (name.startsWith(PREFIX) && Files.isDirectory(p)) {
+                    int sequence = Integer.parseInt(name.substring(PREFIX.length()));
+                    if (sequence > bestSequence) {
+                        best = p;
+                        bestSequence = sequence;
                     }
                 }
             }
+        } catch (NumberFormatException e) {
+            throw new IOException(dir + " holds a checkpoint directory that is not checkpoint-NUMBER: " + e.getMessage());
         }
-        return best;
+        return best == null ? null : read(best);
     }
 
-    /** Removes what a crash in the middle of a checkpoint left behind. */
+    /** Reads every part's manifest of a committed checkpoint (in a directory of its own, this node's part only). */
+    private Checkpoint read(Path checkpoint) throws IOException {
+        List<Part> parts = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(checkpoint)) {
+            for (Path p : (Iterable<Path>) entries::iterator) {
+                if (p.getFileName().toString().startsWith(PART)) {
+                    parts.add(JSON.readValue(p.resolve(MANIFEST).toFile(), Part.class));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            throw new IOException("checkpoint " + checkpoint + " lacks " + e.getFile());
+        }
+        parts.sort(Comparator.comparingInt(Part::node));
+        if (parts.isEmpty() || shared && parts.size() != parts.get(0).nodes()) {
+            throw new IOException(checkpoint + " has " + parts.size() + " parts where its nodes wrote "
+                    + (parts.isEmpty() ? "some" : parts.get(0).nodes()));
+        }
+        Part first = parts.get(0);
+        return new Checkpoint(first.sequence(), first.nodes(), first.worldSize(), List.copyOf(parts));
+    }
+
+    /**
+     * Removes what a crash in the middle of a checkpoint left behind: checkpoints never committed,
+     * and older ones a node did not finish deleting.
+     */
     public void removeIncomplete() throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
             for (Path p : (Iterable<Path>) entries::iterator) {
-                if (p.getFileName().toString().startsWith(INCOMING)) {
+                String name = p.getFileName().toString();
+                if (name.startsWith(INCOMING) || name.startsWith(DISCARDED)) {
                     WorkDirectory.deleteTree(p);
+                } else if (name.startsWith(PREFIX) && latest != null && !name.equals(PREFIX + latest.sequence())) {
+                    discard(p);
                 }
             }
         }

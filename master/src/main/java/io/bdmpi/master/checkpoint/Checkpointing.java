@@ -8,35 +8,92 @@ import io.bdmpi.protocol.SlaveRequest;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.IntConsumer;
 
 /**
  * The master's part of {@code BDMPI.checkpoint} and {@code BDMPI.restore}, both collectives over
- * COMM_WORLD. A checkpoint is taken when every rank is inside the call, so nothing is on its way
- * between ranks: the ranks' saved states and the messages the master buffers are the whole job.
- * A restore hands each rank its state and puts the buffered messages back into the mailboxes.
+ * COMM_WORLD. A checkpoint is taken when every rank is inside the call. On one node nothing is then
+ * on its way between ranks. On several, a message a rank sent before the call travels to the
+ * receiver's master ahead of that rank's start of the call (the masters' link keeps each pair's
+ * order), so when the call is complete on a node every message for its ranks is in their
+ * mailboxes: each node's saved states and buffered messages make its part, and every message is in
+ * exactly one part, its receiver's.
+ *
+ * <p>The commit is two-phase: each node writes and syncs its part, then tells node 0
+ * ({@link Coordinator#partWritten}); node 0, once every node has, commits the checkpoint (see
+ * {@link CheckpointStore}) and tells the others ({@link Coordinator#committed}). Only then do the
+ * ranks leave the call, so no rank goes on past a checkpoint that could still be lost.
+ *
+ * <p>A restore hands each rank of this node its state and puts back into its mailbox the messages
+ * it had not received, from whichever part holds them: the job may have other nodes than the one
+ * that took the checkpoint, as long as it has the same ranks.
  *
  * <p>Owned by the scheduler thread.
  */
 public final class Checkpointing {
 
-    /** What a completed checkpoint or restore gives each member. */
+    /** How this node tells the other masters about its checkpoints; absent on one node. */
+    public interface Coordinator {
+        /** Tells node 0 that this node's part of checkpoint {@code sequence} is durable. */
+        void partWritten(int sequence);
+
+        /** Node 0 tells every other node that checkpoint {@code sequence} is committed. */
+        void committed(int sequence);
+    }
+
+    /** Where a message restored into a mailbox comes from on its communicator: the sender's rank there, or -1. */
+    @FunctionalInterface
+    public interface Sources {
+        int sourceOf(int commId, int senderWorldRank, int receiverWorldRank);
+    }
+
+    /** What a completed restore gives each member. */
     public record Outcome(int sequence, List<List<Payload>> pieces) {
     }
 
+    /** Where this node stands in the commit of a checkpoint. */
+    private enum Phase {
+        /** No checkpoint in progress. */
+        IDLE,
+        /** This node's part is written; waiting for node 0's commit (node 0: for every part). */
+        WRITTEN
+    }
+
     private final CheckpointStore store;
-    /** Whether this run goes on from the store's latest checkpoint (restart or recovery). */
-    private boolean restoring;
+    /** The checkpoints this run goes on from (restart or recovery), or null to start afresh. */
+    private CheckpointStore restoreFrom;
+    private int node;
+    private int nodes = 1;
+    private Coordinator coordinator;
+    private Phase phase = Phase.IDLE;
+    private int sequence;
+    /** Node 0: the nodes whose part of {@link #sequence} is durable. */
+    private boolean[] written = new boolean[1];
+    /** Hands the ranks of this node their results once the checkpoint is committed. */
+    private IntConsumer release;
     private long lastCheckpointNs;
     private long restoredNs;
 
     /**
-     * @param store     where checkpoints are written and read
-     * @param restoring whether the ranks' {@code BDMPI.restore} gets the latest checkpoint
+     * @param store       where checkpoints are written
+     * @param restoreFrom where the ranks' {@code BDMPI.restore} gets the latest checkpoint from, or
+     *                    null (the program starts afresh)
      */
-    public Checkpointing(CheckpointStore store, boolean restoring) {
+    public Checkpointing(CheckpointStore store, CheckpointStore restoreFrom) {
         this.store = store;
-        this.restoring = restoring && store.latest() != null;
+        this.restoreFrom = restoreFrom != null && restoreFrom.latest() != null ? restoreFrom : null;
+    }
+
+    /** Joins this node, {@code node} of {@code nodes}, to the other masters (several nodes only). */
+    public void coordinateWith(int node, int nodes, Coordinator coordinator) {
+        this.node = node;
+        this.nodes = nodes;
+        this.written = new boolean[nodes];
+        this.coordinator = coordinator;
     }
 
     /** When the last checkpoint of this run was committed ({@link System#nanoTime}), or 0. */
@@ -50,24 +107,32 @@ public final class Checkpointing {
     }
 
     /**
-     * Writes a checkpoint of the ranks (all inside the CHECKPOINT collective) and of what their
-     * mailboxes hold.
+     * Writes this node's part of a checkpoint of the ranks (all inside the CHECKPOINT collective):
+     * the states of the members of this node and what their mailboxes hold; {@code release} runs
+     * once the checkpoint is committed on every node (at once on one node).
      *
-     * @param members the ranks, index = world rank
-     * @param starts  their starts of the CHECKPOINT collective, which carry their saved states
+     * @param members the ranks, index = world rank; null for a rank of another node
+     * @param starts  their starts of the CHECKPOINT collective, which carry the saved states
      * @throws CheckpointException why the job cannot be checkpointed here
      */
-    public Outcome checkpoint(List<SlaveSession> members, List<SlaveRequest.StartCollective> starts) throws CheckpointException {
+    public int checkpoint(List<SlaveSession> members, List<SlaveRequest.StartCollective> starts, IntConsumer release)
+            throws CheckpointException {
+        if (phase != Phase.IDLE) {
+            throw new CheckpointException("BDMPI_Checkpoint started while checkpoint " + sequence + " is being committed");
+        }
         int n = members.size();
-        List<Payload> states = new ArrayList<>(n);
+        Map<Integer, Payload> states = new TreeMap<>();
         List<CheckpointStore.StoredMessageFor> buffered = new ArrayList<>();
         for (int rank = 0; rank < n; rank++) {
             SlaveSession s = members.get(rank);
+            if (s == null) {
+                continue;
+            }
             if (s.collectives.size() > 1 || !s.mailbox.hasNoRequests()) {
                 throw new CheckpointException("rank " + s.worldRank + " called BDMPI_Checkpoint with nonblocking"
                         + " operations pending; complete them first");
             }
-            states.add(starts.get(rank).data());
+            states.put(rank, starts.get(rank).data());
             for (StoredMessage m : s.mailbox.buffered()) {
                 if (m.commId() >= Protocol.FIRST_DERIVED_COMM_ID) {
                     throw new CheckpointException("rank " + m.senderWorldRank() + " sent rank " + s.worldRank
@@ -80,50 +145,140 @@ public final class Checkpointing {
                 buffered.add(new CheckpointStore.StoredMessageFor(s.worldRank, m));
             }
         }
+        sequence = nextSequence();
         try {
-            CheckpointStore.Manifest m = store.write(states, buffered);
-            lastCheckpointNs = System.nanoTime();
-            return new Outcome(m.sequence(), nothingFor(n));
+            store.writePart(sequence, node, nodes, n, states, buffered);
         } catch (IOException e) {
-            throw new CheckpointException("cannot write checkpoint to " + store.directory() + ": " + e);
+            throw new CheckpointException("cannot write checkpoint " + sequence + " to " + store.directory() + ": " + e);
         }
+        phase = Phase.WRITTEN;
+        this.release = release;
+        if (node == 0) {
+            partWritten(0, sequence);
+        } else {
+            coordinator.partWritten(sequence);
+        }
+        return sequence;
     }
 
     /**
-     * Completes a RESTORE: with a checkpoint to go on from, each member gets its saved state and
-     * its mailbox the messages it had not received; otherwise the program starts afresh
-     * (sequence -1).
+     * Node 0 hears that {@code fromNode}'s part of checkpoint {@code seq} is durable; with every
+     * part, it commits.
      *
-     * @param members the ranks, index = world rank
+     * @throws CheckpointException when the commit fails (the job cannot go on) or the news makes no sense
      */
-    public Outcome restore(List<SlaveSession> members) throws CheckpointException {
-        int n = members.size();
-        if (!restoring) {
-            return new Outcome(-1, nothingFor(n));
+    public void partWritten(int fromNode, int seq) throws CheckpointException {
+        int expected = phase == Phase.WRITTEN ? sequence : nextSequence();
+        if (node != 0 || seq != expected || fromNode < 0 || fromNode >= nodes) {
+            throw new CheckpointException("node " + fromNode + " wrote its part of checkpoint " + seq
+                    + " while node " + node + " is at checkpoint " + sequence + " (" + phase + ")");
         }
-        restoring = false;
-        CheckpointStore.Manifest manifest = store.latest();
-        if (manifest.ranks() != n) {
-            throw new CheckpointException("checkpoint " + manifest.sequence() + " in " + store.directory() + " has "
-                    + manifest.ranks() + " ranks but this job has " + n);
+        written[fromNode] = true;
+        if (phase != Phase.WRITTEN || !allWritten()) {
+            return; // node 0's own part comes later, or others' do
         }
         try {
-            List<List<Payload>> pieces = new ArrayList<>(n);
-            for (CheckpointStore.StateFile state : manifest.states()) {
-                String name = store.exportToSpill(state.file(), "restore-" + manifest.sequence() + "-" + state.rank());
-                pieces.add(List.of(new Payload.Slice(name, 0, state.length())));
+            store.commit(sequence, nodes);
+        } catch (IOException e) {
+            throw new CheckpointException("cannot commit checkpoint " + sequence + " in " + store.directory() + ": "
+                    + e.getMessage());
+        }
+        if (coordinator != null) {
+            coordinator.committed(sequence);
+        }
+        finish();
+    }
+
+    /**
+     * Another node hears from node 0 that checkpoint {@code seq} is committed.
+     *
+     * @throws CheckpointException when this node was not waiting for it, or the disk fails
+     */
+    public void committed(int seq) throws CheckpointException {
+        if (phase != Phase.WRITTEN || seq != sequence) {
+            throw new CheckpointException("node 0 committed checkpoint " + seq + " while node " + node + " is at "
+                    + sequence + " (" + phase + ")");
+        }
+        try {
+            store.committed(seq);
+        } catch (IOException e) {
+            throw new CheckpointException("cannot commit checkpoint " + seq + " in " + store.directory() + ": " + e);
+        }
+        finish();
+    }
+
+    private int nextSequence() {
+        return store.latest() == null ? 1 : store.latest().sequence() + 1;
+    }
+
+    private boolean allWritten() {
+        for (boolean w : written) {
+            if (!w) {
+                return false;
             }
+        }
+        return true;
+    }
+
+    private void finish() {
+        Arrays.fill(written, false);
+        phase = Phase.IDLE;
+        lastCheckpointNs = System.nanoTime();
+        IntConsumer r = release;
+        release = null;
+        r.accept(sequence);
+    }
+
+    /**
+     * Completes a RESTORE: with a checkpoint to go on from, each member of this node gets its saved
+     * state and its mailbox the messages it had not received; otherwise the program starts afresh
+     * (sequence -1).
+     *
+     * @param members the ranks, index = world rank; null for a rank of another node
+     * @param sources the sender's rank on a message's communicator in this job (its nodes may differ)
+     */
+    public Outcome restore(List<SlaveSession> members, Sources sources) throws CheckpointException {
+        int n = members.size();
+        if (restoreFrom == null) {
+            return new Outcome(-1, nothingFor(n));
+        }
+        CheckpointStore from = restoreFrom;
+        restoreFrom = null;
+        CheckpointStore.Checkpoint checkpoint = from.latest();
+        if (checkpoint.worldSize() != n) {
+            throw new CheckpointException("checkpoint " + checkpoint.sequence() + " in " + from.directory() + " has "
+                    + checkpoint.worldSize() + " ranks but this job has " + n);
+        }
+        try {
+            List<List<Payload>> pieces = nothingFor(n);
             int k = 0;
-            for (CheckpointStore.Message m : manifest.messages()) {
-                String name = store.exportToSpill(m.file(), "restored-" + manifest.sequence() + "-" + k++);
-                SlaveSession receiver = members.get(m.receiver());
-                receiver.mailbox.deliver(new StoredMessage(m.commId(), m.source(), m.tag(), m.senderWorldRank(),
-                        new Payload.Spilled(name, m.length())));
+            for (CheckpointStore.Part part : checkpoint.parts()) {
+                for (CheckpointStore.StateFile state : part.states()) {
+                    if (members.get(state.rank()) != null) {
+                        String name = from.exportToSpill(state.file(), "restore-" + checkpoint.sequence() + "-" + state.rank());
+                        pieces.set(state.rank(), List.of(new Payload.Slice(name, 0, state.length())));
+                    }
+                }
+                for (CheckpointStore.Message m : part.messages()) {
+                    SlaveSession receiver = members.get(m.receiver());
+                    if (receiver == null) {
+                        continue;
+                    }
+                    int source = sources.sourceOf(m.commId(), m.senderWorldRank(), m.receiver());
+                    if (source < 0) {
+                        throw new CheckpointException("checkpoint " + checkpoint.sequence() + " holds a message from rank "
+                                + m.senderWorldRank() + " to rank " + m.receiver() + " on communicator " + m.commId()
+                                + ", which no longer holds both in this job (nodes placed differently?)");
+                    }
+                    String name = from.exportToSpill(m.file(), "restored-" + checkpoint.sequence() + "-" + k++);
+                    receiver.mailbox.deliver(new StoredMessage(m.commId(), source, m.tag(), m.senderWorldRank(),
+                            new Payload.Spilled(name, m.length())));
+                }
             }
             restoredNs = System.nanoTime();
-            return new Outcome(manifest.sequence(), pieces);
+            return new Outcome(checkpoint.sequence(), pieces);
         } catch (IOException e) {
-            throw new CheckpointException("cannot read checkpoint " + manifest.sequence() + " in " + store.directory()
+            throw new CheckpointException("cannot read checkpoint " + checkpoint.sequence() + " in " + from.directory()
                     + ": " + e);
         }
     }

@@ -1,7 +1,9 @@
 /**
  * Checkpoints and restores ({@code BDMPI.checkpoint}, {@code BDMPI.restore}): the directory of
- * checkpoints ({@code CheckpointStore}) and the master's part of the two collectives
- * ({@code Checkpointing}), which the collective engine calls with the members' sessions. May depend
- * on {@code session}, {@code store} and {@code slaveio} (removing directories).
+ * checkpoints, one part per node ({@code CheckpointStore}), the master's part of the two
+ * collectives and the two-phase commit over nodes ({@code Checkpointing}), which the collective
+ * engine calls with the members' sessions, and the roster of masters that lets bdmpiexec name a
+ * lost node ({@code MasterRoster}). May depend on {@code session}, {@code store} and
+ * {@code slaveio} (removing directories).
  */
 package io.bdmpi.master.checkpoint;

@@ -9,6 +9,7 @@ import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.SlaveRequest;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -124,10 +125,9 @@ public final class Collectives {
                     + comms.name(commId) + ", which does not exist or does not include it (freed?)");
             return;
         }
-        if (start instanceof SlaveRequest.StartCollective c && c.kind().checkpoints()
-                && (commId != Protocol.COMM_WORLD_ID || remote != null)) {
+        if (start instanceof SlaveRequest.StartCollective c && c.kind().checkpoints() && commId != Protocol.COMM_WORLD_ID) {
             listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on " + comm.name
-                    + ": checkpoints are collective over COMM_WORLD of a job of one node only");
+                    + ": checkpoints are collective over COMM_WORLD");
             return;
         }
         int rank = comm.rankOf(s.worldRank);
@@ -169,6 +169,11 @@ public final class Collectives {
      * for the operation, released when it completes) so the file outlives both.
      */
     private void ship(Communicator comm, CollectiveOp op, SlaveSession s, SlaveRequest start) {
+        if (start instanceof SlaveRequest.StartCollective c && c.kind() == CollectiveKind.CHECKPOINT) {
+            // A saved state stays on its rank's node, which writes it into its part of the checkpoint.
+            start = new SlaveRequest.StartCollective(c.requestId(), c.commId(), c.kind(), c.root(), c.op(), c.type(), c.count(),
+                    c.blockBytes(), new Payload.Inline(ByteBuffer.allocate(0)));
+        }
         if (start instanceof SlaveRequest.StartCollective c && c.data() instanceof Payload.Spilled spilled) {
             spillFiles.retain(spilled.fileName());
             spillFiles.retain(spilled.fileName());
@@ -186,28 +191,56 @@ public final class Collectives {
         Communicator comm = op.comm;
         comm.closed(op);
         int n = comm.size();
-        int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op)
-                : op.reference() instanceof SlaveRequest.StartGroupComm g ? group(op, g) : new int[n][0];
-        Checkpointing.Outcome checkpoint = null;
-        if (op.reference() instanceof SlaveRequest.StartCollective c && c.kind().checkpoints()) {
-            try {
-                checkpoint = c.kind() == CollectiveKind.CHECKPOINT ? checkpointing.checkpoint(members(op), starts(op))
-                        : checkpointing.restore(members(op));
-            } catch (Checkpointing.CheckpointException e) {
-                listener.failed(e.getMessage());
+        boolean checkpoints = op.reference() instanceof SlaveRequest.StartCollective c && c.kind().checkpoints();
+        try {
+            if (checkpoints && ((SlaveRequest.StartCollective) op.reference()).kind() == CollectiveKind.CHECKPOINT) {
+                // The ranks leave the call when every node's part is committed (at once on one node).
+                checkpointing.checkpoint(members(op), starts(op), sequence -> handOut(op, sequenceFor(n, sequence), null));
                 return;
             }
-            for (int rank = 0; rank < n; rank++) {
-                values[rank] = new int[] {checkpoint.sequence()};
+            if (checkpoints) {
+                Checkpointing.Outcome restored = checkpointing.restore(members(op), this::sourceOf);
+                handOut(op, sequenceFor(n, restored.sequence()), restored.pieces());
+                return;
             }
+        } catch (Checkpointing.CheckpointException e) {
+            listener.failed(e.getMessage());
+            return;
         }
+        int[][] values = op.reference() instanceof SlaveRequest.StartSplit ? split(op)
+                : op.reference() instanceof SlaveRequest.StartGroupComm g ? group(op, g) : new int[n][0];
+        handOut(op, values, null);
+    }
+
+    private static int[][] sequenceFor(int n, int sequence) {
+        int[][] values = new int[n][];
+        for (int rank = 0; rank < n; rank++) {
+            values[rank] = new int[] {sequence};
+        }
+        return values;
+    }
+
+    /** A restored message's source: the sender's rank on its communicator as the receiver sees it, or -1. */
+    private int sourceOf(int commId, int senderWorldRank, int receiverWorldRank) {
+        Communicator comm = comms.lookup(commId, receiverWorldRank);
+        return comm == null ? -1 : comm.rankOf(senderWorldRank);
+    }
+
+    /**
+     * Gives each member of this node its result of a completed operation.
+     *
+     * @param restored the members' pieces of a restore, or null for the operation's own
+     */
+    private void handOut(CollectiveOp op, int[][] values, List<List<Payload>> restored) {
+        Communicator comm = op.comm;
+        int n = comm.size();
         List<MasterReply.CollectiveDone> results = new ArrayList<>(n);
         for (int rank = 0; rank < n; rank++) {
             if (op.arrival(rank).slave() == null) {
                 results.add(null); // a member of another node: its master hands it its result
                 continue;
             }
-            List<Payload> pieces = checkpoint != null ? checkpoint.pieces().get(rank) : op.piecesFor(rank);
+            List<Payload> pieces = restored != null ? restored.get(rank) : op.piecesFor(rank);
             for (Payload p : pieces) {
                 if (p instanceof Payload.Slice slice) {
                     spillFiles.retain(slice.fileName());
@@ -257,7 +290,7 @@ public final class Collectives {
         return values;
     }
 
-    /** The local members of a (one-node) operation, by rank. */
+    /** The members of an operation, by rank: null for those of other nodes. */
     private static List<SlaveSession> members(CollectiveOp op) {
         List<SlaveSession> members = new ArrayList<>(op.comm.size());
         for (int rank = 0; rank < op.comm.size(); rank++) {

@@ -289,7 +289,10 @@ public final class MasterContext {
     public Path restartDir() { return restartDir; }
     public MasterContext restartDir(Path v) { restartDir = v; return this; }
 
-    /** How many times a job whose rank died rolls back to its last checkpoint: --recover. Default 0. */
+    /**
+     * How many times a job whose rank died (on several nodes: whose master or machine was lost)
+     * rolls back to its last checkpoint: --recover. Default 0.
+     */
     public int recoveries() { return recoveries; }
     public MasterContext recoveries(int v) { recoveries = v; return this; }
 
@@ -360,8 +363,9 @@ public final class MasterContext {
         if (recoveries < 0) {
             errors.add("--recover=" + recoveries + " must be at least 0");
         }
-        if (nodes > 1 && (recoveries > 0 || restartDir != null || checkpointDir != null)) {
-            errors.add("--recover, --restart and --checkpoint-dir work on one node only so far (-nn=" + nodes + ")");
+        if (nodes > 1 && recoveries > 0 && checkpointDir == null && restartDir == null) {
+            errors.add("--recover on several nodes (-nn=" + nodes + ") needs --checkpoint-dir: a directory every node sees,"
+                    + " from which bdmpiexec starts the job again");
         }
         if (restartDir != null && !Files.isDirectory(restartDir)) {
             errors.add("--restart=" + restartDir + " is not a directory");

@@ -11,10 +11,13 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -73,6 +76,12 @@ public final class Internode implements AutoCloseable {
         /** The master of {@code node} says how its node stands (deadlock detection). */
         void peerState(int node, MasterMessage.NodeState state);
 
+        /** The master of {@code node} has made its part of checkpoint {@code sequence} durable. */
+        void partWrittenArrived(int node, int sequence);
+
+        /** Node 0 has committed checkpoint {@code sequence}. */
+        void commitArrived(int sequence);
+
         /** The master of {@code node} has ended its part of the job. */
         void peerEnded(int node, int exitCode, boolean causedThere);
 
@@ -122,6 +131,29 @@ public final class Internode implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("MPI did not start on this master: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The files in /dev/shm that MPI has mapped in this process and not unlinked (Open MPI's
+     * {@code vader_segment}s): MPI removes them at MPI_Finalize, so a master killed before that
+     * leaves them behind unless its janitor removes them.
+     */
+    public static List<Path> sharedMemoryFiles() {
+        List<Path> files = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+                int at = line.indexOf(" /dev/shm/");
+                if (at >= 0 && !line.endsWith(" (deleted)")) {
+                    Path file = Path.of(line.substring(at + 1).trim());
+                    if (!files.contains(file)) {
+                        files.add(file);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // No /proc: nothing to name.
+        }
+        return files;
     }
 
     /** This master's node id (its MPI rank). */
@@ -229,6 +261,21 @@ public final class Internode implements AutoCloseable {
     /** Tells every other master how this node stands (any thread). */
     public void announceState(MasterMessage.NodeState state) {
         ByteBuffer bytes = state.encode();
+        for (int n = 0; n < nodes; n++) {
+            if (n != node) {
+                pump.send(n, Pump.CONTROL_TAG, bytes.duplicate(), null);
+            }
+        }
+    }
+
+    /** Tells node 0 that this node's part of checkpoint {@code sequence} is durable (scheduler thread). */
+    public void checkpointPartWritten(int sequence) {
+        pump.send(0, Pump.CONTROL_TAG, new MasterMessage.CheckpointPartWritten(sequence).encode(), null);
+    }
+
+    /** Tells every other master that checkpoint {@code sequence} is committed (node 0's scheduler thread). */
+    public void checkpointCommitted(int sequence) {
+        ByteBuffer bytes = new MasterMessage.CheckpointCommitted(sequence).encode();
         for (int n = 0; n < nodes; n++) {
             if (n != node) {
                 pump.send(n, Pump.CONTROL_TAG, bytes.duplicate(), null);
@@ -380,6 +427,10 @@ public final class Internode implements AutoCloseable {
                 sink.peerEnded(source, ended.exitCode(), ended.causedHere());
             } else if (m instanceof MasterMessage.NodeState state) {
                 sink.peerState(source, state);
+            } else if (m instanceof MasterMessage.CheckpointPartWritten w) {
+                sink.partWrittenArrived(source, w.sequence());
+            } else if (m instanceof MasterMessage.CheckpointCommitted c) {
+                sink.commitArrived(c.sequence());
             } else if (m instanceof MasterMessage.SendMatched matched) {
                 sink.matchArrived(matched.senderWorldRank(), matched.syncId());
             } else if (m instanceof MasterMessage.PointerRequest request) {

@@ -16,6 +16,8 @@ public sealed interface MasterMessage {
     int STARTED = 3;
     int NODE_STATE = 4;
     int SEND_MATCHED = 5;
+    int CHECKPOINT_PART_WRITTEN = 10;
+    int CHECKPOINT_COMMITTED = 11;
     int POINTER_REQUEST = 16;
     int POINTER_ANSWER = 17;
 
@@ -149,6 +151,25 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * The sender's part of checkpoint {@code sequence} is written and synced (to node 0, which
+     * commits the checkpoint once every node's part is).
+     */
+    record CheckpointPartWritten(int sequence) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(8).putInt(CHECKPOINT_PART_WRITTEN).putInt(sequence).flip();
+        }
+    }
+
+    /** Node 0 has committed checkpoint {@code sequence}: its ranks may leave the call. */
+    record CheckpointCommitted(int sequence) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(8).putInt(CHECKPOINT_COMMITTED).putInt(sequence).flip();
+        }
+    }
+
+    /**
      * Reads one message; a forward's inline bytes are a view of {@code b} (no copy).
      *
      * @throws IllegalArgumentException for an unknown type code or a short message
@@ -197,6 +218,12 @@ public sealed interface MasterMessage {
             byte[] text = new byte[in.remaining()];
             in.get(text);
             return new NodeState(idle, ended, sent, received, new String(text, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (type == CHECKPOINT_PART_WRITTEN && in.remaining() == 4) {
+            return new CheckpointPartWritten(in.getInt());
+        }
+        if (type == CHECKPOINT_COMMITTED && in.remaining() == 4) {
+            return new CheckpointCommitted(in.getInt());
         }
         if (type == NODE_ENDED && in.remaining() == 5) {
             return new NodeEnded(in.getInt(), in.get() != 0);

@@ -129,8 +129,10 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
      *
      * @param exitCode   the job's exit code, as the launcher saw it
      * @param jobFailure the launcher's own reason for the failure (a lost node), which comes first; or null
+     * @param recoveries the times bdmpiexec started the job again after a lost node, before this last run
      */
-    public static void merge(Path stats, int nodes, int exitCode, String jobFailure) throws IOException {
+    public static void merge(Path stats, int nodes, int exitCode, String jobFailure, List<Recovery> recoveries)
+            throws IOException {
         ObjectMapper json = new ObjectMapper();
         List<JobStats> parts = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
@@ -147,7 +149,7 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
             }
             Files.delete(part);
         }
-        join(parts, missing, exitCode, jobFailure).write(stats);
+        join(parts, missing, exitCode, jobFailure).withRecoveries(recoveries).write(stats);
     }
 
     /**

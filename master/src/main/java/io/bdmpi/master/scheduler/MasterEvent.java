@@ -57,6 +57,14 @@ public sealed interface MasterEvent {
     record PeerFailed(int node, int exitCode) implements MasterEvent {
     }
 
+    /** The master of {@code node} has made its part of checkpoint {@code sequence} durable; to node 0 (MPI pump). */
+    record CheckpointPartWritten(int node, int sequence) implements MasterEvent {
+    }
+
+    /** Node 0 has committed checkpoint {@code sequence} (MPI pump). */
+    record CheckpointCommitted(int sequence) implements MasterEvent {
+    }
+
     /** Another master's node state, for deadlock detection over nodes (MPI pump). */
     record PeerState(int node, NodesQuiescence.State state) implements MasterEvent {
     }

@@ -73,6 +73,12 @@ public final class Scheduler {
 
         /** Answers the shared file pointer operation of a slave of {@code node}. */
         void pointerAnswer(int node, MasterMessage.PointerAnswer answer);
+
+        /** Tells node 0 that this node's part of checkpoint {@code sequence} is durable. */
+        void checkpointPartWritten(int sequence);
+
+        /** Tells every other node that checkpoint {@code sequence} is committed (node 0). */
+        void checkpointCommitted(int sequence);
     }
 
     /**
@@ -102,6 +108,9 @@ public final class Scheduler {
     private final RemoteNodes remote;
     /** The shared file pointers of files whose communicator's rank 0 is on this node (MPI-IO). */
     private final FilePointers filePointers = new FilePointers();
+
+    /** Takes and restores the job's checkpoints. */
+    private final Checkpointing checkpointing;
     /** Deadlock detection over the nodes; null on one node. */
     private final NodesQuiescence quiescence;
     /** Most slaves RUNNING at once: -nr, or under -nr auto what the {@link #runningController} allows now. */
@@ -184,6 +193,22 @@ public final class Scheduler {
         this.startNs = clockNs.getAsLong();
         this.comms = new Communicators(placement, node);
         this.sharedSpillFiles = new SharedSpillFiles(deleteSpillFile);
+        this.checkpointing = checkpointing;
+        if (remote != null) {
+            checkpointing.coordinateWith(node, placement.nodes(), new Checkpointing.Coordinator() {
+                @Override
+                public void partWritten(int sequence) {
+                    quiescence.sent(1);
+                    remote.checkpointPartWritten(sequence);
+                }
+
+                @Override
+                public void committed(int sequence) {
+                    quiescence.sent(placement.nodes() - 1);
+                    remote.checkpointCommitted(sequence);
+                }
+            });
+        }
         this.collectives = new Collectives(comms, sharedSpillFiles, remote, checkpointing, new Collectives.Listener() {
             @Override
             public void completed(SlaveSession member, MasterReply.CollectiveDone done) {
@@ -204,6 +229,19 @@ public final class Scheduler {
     }
 
     // ---------------------------------------------------------------- events
+
+    /** A step of a checkpoint's commit that another master's news triggers. */
+    private interface CheckpointStep {
+        void run() throws Checkpointing.CheckpointException;
+    }
+
+    private void onCheckpointStep(CheckpointStep step) {
+        try {
+            step.run();
+        } catch (Checkpointing.CheckpointException e) {
+            fail(1, e.getMessage());
+        }
+    }
 
     public void onEvent(MasterEvent event) {
         if (event instanceof MasterEvent.RequestArrived r) {
@@ -234,6 +272,16 @@ public final class Scheduler {
             quiescence.received();
             if (outcome == null) {
                 collectives.arriveRemote(r.start());
+            }
+        } else if (event instanceof MasterEvent.CheckpointPartWritten w) {
+            quiescence.received();
+            if (outcome == null) {
+                onCheckpointStep(() -> checkpointing.partWritten(w.node(), w.sequence()));
+            }
+        } else if (event instanceof MasterEvent.CheckpointCommitted c) {
+            quiescence.received();
+            if (outcome == null) {
+                onCheckpointStep(() -> checkpointing.committed(c.sequence()));
             }
         } else if (event instanceof MasterEvent.SpillShipped shipped) {
             sharedSpillFiles.release(shipped.fileName());

@@ -11,11 +11,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CheckpointStoreTest {
@@ -27,44 +29,75 @@ class CheckpointStoreTest {
 
     @Test
     void aCheckpointHoldsStatesAndBufferedMessagesAndReplacesThePreviousOne() throws IOException {
-        CheckpointStore store = new CheckpointStore(dir, spill);
+        CheckpointStore store = new CheckpointStore(dir, spill, false);
         assertNull(store.latest());
         Files.writeString(spill.resolve("state-1"), "state of rank 1");
         Files.writeString(spill.resolve("message-file"), "a large message");
         StoredMessage small = new StoredMessage(0, 1, 7, 1, inline("small"));
         StoredMessage large = new StoredMessage(0, 0, 8, 0, new Payload.Spilled("message-file", 15));
 
-        store.write(List.of(inline("state of rank 0"), new Payload.Spilled("state-1", 15)), List.of());
-        CheckpointStore.Manifest second = store.write(List.of(inline("s0"), inline("s1")),
+        store.writePart(1, 0, 1, 2, Map.of(0, inline("state of rank 0"), 1, new Payload.Spilled("state-1", 15)), List.of());
+        store.commit(1, 1);
+        store.writePart(2, 0, 1, 2, Map.of(0, inline("s0"), 1, inline("s1")),
                 List.of(new CheckpointStore.StoredMessageFor(0, small), new CheckpointStore.StoredMessageFor(1, large)));
+        assertEquals(1, store.latest().sequence(), "a written part is no checkpoint before its commit");
+        store.commit(2, 1);
 
+        CheckpointStore.Checkpoint second = store.latest();
         assertEquals(2, second.sequence());
         assertEquals(List.of("checkpoint-2"), names(dir), "the first checkpoint is gone once the second is complete");
         assertFalse(Files.exists(spill.resolve("state-1")), "a state file moves into the checkpoint");
         assertTrue(Files.exists(spill.resolve("message-file")), "a message's file stays for its receiver");
-        assertEquals(List.of(new CheckpointStore.Message(0, 0, 1, 7, 1, "message-0", 5),
-                new CheckpointStore.Message(1, 0, 0, 8, 0, "message-1", 15)), second.messages());
+        assertEquals(List.of(new CheckpointStore.Message(0, 0, 1, 7, 1, "part-0/message-0", 5),
+                new CheckpointStore.Message(1, 0, 0, 8, 0, "part-0/message-1", 15)), second.parts().get(0).messages());
 
-        CheckpointStore reopened = new CheckpointStore(dir, spill);
+        CheckpointStore reopened = new CheckpointStore(dir, spill, false);
         assertEquals(second, reopened.latest());
-        reopened.exportToSpill("message-1", "restored");
+        reopened.exportToSpill("part-0/message-1", "restored");
         assertEquals("a large message", Files.readString(spill.resolve("restored")));
-        reopened.exportToSpill("rank-0.state", "restore-0");
+        reopened.exportToSpill("part-0/rank-0.state", "restore-0");
         assertEquals("s0", Files.readString(spill.resolve("restore-0")));
     }
 
     @Test
     void aCheckpointCutShortIsIgnoredAndRemoved() throws IOException {
-        CheckpointStore store = new CheckpointStore(dir, spill);
-        store.write(List.of(inline("complete")), List.of());
-        Path partial = Files.createDirectory(dir.resolve(".incoming-2"));
-        Files.writeString(partial.resolve("rank-0.state"), "half");
+        CheckpointStore store = new CheckpointStore(dir, spill, false);
+        store.writePart(1, 0, 1, 1, Map.of(0, inline("complete")), List.of());
+        store.commit(1, 1);
+        store.writePart(2, 0, 1, 1, Map.of(0, inline("half")), List.of());
 
-        CheckpointStore reopened = new CheckpointStore(dir, spill);
-        assertEquals(1, reopened.latest().sequence(), "the complete checkpoint is the latest");
+        CheckpointStore reopened = new CheckpointStore(dir, spill, false);
+        assertEquals(1, reopened.latest().sequence(), "the committed checkpoint is the latest");
         reopened.removeIncomplete();
         assertEquals(List.of("checkpoint-1"), names(dir));
-        assertEquals(2, reopened.write(List.of(inline("next")), List.of()).sequence());
+    }
+
+    /** Three nodes share the directory: the checkpoint exists once node 0 commits every part, and holds them all. */
+    @Test
+    void theNodesOfASharedDirectoryCommitTogether() throws IOException {
+        CheckpointStore[] nodes = new CheckpointStore[3];
+        for (int n = 0; n < 3; n++) {
+            nodes[n] = new CheckpointStore(dir, spill, true);
+        }
+        nodes[1].writePart(1, 1, 3, 3, Map.of(1, inline("one")), List.of());
+        nodes[0].writePart(1, 0, 3, 3, Map.of(0, inline("zero")), List.of());
+        IOException missing = assertThrows(IOException.class, () -> nodes[0].commit(1, 3));
+        assertTrue(missing.getMessage().contains("node 2's part is not in " + dir), missing.getMessage());
+        assertEquals(List.of(".incoming-1"), names(dir), "nothing is committed without every part");
+
+        nodes[2].writePart(1, 2, 3, 3, Map.of(2, inline("two")), List.of(
+                new CheckpointStore.StoredMessageFor(2, new StoredMessage(0, 0, 5, 0, inline("for two")))));
+        nodes[0].commit(1, 3);
+        nodes[1].committed(1);
+        nodes[2].committed(1);
+
+        CheckpointStore reader = new CheckpointStore(dir, spill, true);
+        CheckpointStore.Checkpoint c = reader.latest();
+        assertEquals(List.of(0, 1, 2), c.parts().stream().map(CheckpointStore.Part::node).toList());
+        assertEquals(3, c.worldSize());
+        assertEquals(1, nodes[2].latest().sequence());
+        reader.exportToSpill(c.parts().get(2).messages().get(0).file(), "m");
+        assertEquals("for two", Files.readString(spill.resolve("m")));
     }
 
     private static Payload inline(String text) {

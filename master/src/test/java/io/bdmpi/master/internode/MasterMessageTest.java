@@ -33,4 +33,12 @@ class MasterMessageTest {
         MasterMessage.PointerAnswer a = new MasterMessage.PointerAnswer(6, 1L << 42);
         assertEquals(a, MasterMessage.decode(a.encode()));
     }
+
+    @Test
+    void shouldRoundTripTheStepsOfACheckpointsCommit() {
+        MasterMessage.CheckpointPartWritten w = new MasterMessage.CheckpointPartWritten(7);
+        assertEquals(w, MasterMessage.decode(w.encode()));
+        MasterMessage.CheckpointCommitted c = new MasterMessage.CheckpointCommitted(8);
+        assertEquals(c, MasterMessage.decode(c.encode()));
+    }
 }

@@ -28,6 +28,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,7 @@ class SchedulerTest {
 
     private Checkpointing checkpointing() {
         try {
-            return new Checkpointing(new CheckpointStore(checkpoints, checkpoints), false);
+            return new Checkpointing(new CheckpointStore(checkpoints, checkpoints, false), null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -187,6 +188,16 @@ class SchedulerTest {
             public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
                 throw new AssertionError("no file pointer in this test");
             }
+
+            @Override
+            public void checkpointPartWritten(int sequence) {
+                throw new AssertionError("no checkpoint in this test");
+            }
+
+            @Override
+            public void checkpointCommitted(int sequence) {
+                throw new AssertionError("no checkpoint in this test");
+            }
         };
         startOneOfTwoNodes(1, remote);
 
@@ -208,6 +219,74 @@ class SchedulerTest {
         collective(0, 2, newComm, CollectiveKind.BARRIER, 0, empty());
         batchEnd();
         onlyCollective(conns[0].take());
+        assertNull(outcome);
+    }
+
+    /**
+     * Node 1 of two: its part of a checkpoint is written once both ranks are in the call, node 0
+     * hears of it, and its rank leaves the call only when node 0 says the checkpoint is committed.
+     */
+    @Test
+    void aRankLeavesACheckpointOfSeveralNodesOnlyOnceNode0HasCommittedIt() throws IOException {
+        List<Integer> partsWritten = new ArrayList<>();
+        List<Internode.RemoteStart> shipped = new ArrayList<>();
+        startOneOfTwoNodes(1, new Scheduler.RemoteNodes() {
+            @Override
+            public void forward(Internode.Arrival arrival) {
+                throw new AssertionError("no point-to-point traffic in this test");
+            }
+
+            @Override
+            public void sendMatched(int senderWorldRank, long syncId) {
+                throw new AssertionError("no point-to-point traffic in this test");
+            }
+
+            @Override
+            public void shipStart(int[] nodes, Internode.RemoteStart start) {
+                shipped.add(start);
+            }
+
+            @Override
+            public void announceState(NodesQuiescence.State state) {
+            }
+
+            @Override
+            public void checkpointPartWritten(int sequence) {
+                partsWritten.add(sequence);
+            }
+
+            @Override
+            public void checkpointCommitted(int sequence) {
+                throw new AssertionError("only node 0 commits");
+            }
+
+            @Override
+            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+                throw new AssertionError("no file pointer in this test");
+            }
+
+            @Override
+            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+                throw new AssertionError("no file pointer in this test");
+            }
+        });
+
+        collective(0, 1, Protocol.COMM_WORLD_ID, CollectiveKind.CHECKPOINT, 0, new Payload.Inline(ByteBuffer.allocate(300)));
+        batchEnd();
+        assertEquals(0, ((SlaveRequest.StartCollective) shipped.get(0).start()).data().length(),
+                "the saved state stays on its node");
+        scheduler.onEvent(new MasterEvent.RemoteStarted(new Internode.RemoteStart(Protocol.COMM_WORLD_ID, 0, -1,
+                new SlaveRequest.StartCollective(1, Protocol.COMM_WORLD_ID, CollectiveKind.CHECKPOINT, 0, ReduceOp.NONE,
+                        ElementType.NONE, 0, new long[0], empty()))));
+        batchEnd();
+        assertEquals(List.of(1), partsWritten, "node 0 hears that the part is written");
+        assertEquals(300, Files.size(checkpoints.resolve(".incoming-1/part-1/rank-1.state")));
+        assertTrue(conns[0].replies.isEmpty(), "the rank waits for the commit");
+
+        scheduler.onEvent(new MasterEvent.CheckpointCommitted(1));
+        batchEnd();
+        assertEquals(1, onlyCollective(conns[0].take()).values()[0], "the call returns the checkpoint's number");
+        assertTrue(Files.isRegularFile(checkpoints.resolve("checkpoint-1/part-1/manifest.json")));
         assertNull(outcome);
     }
 
@@ -997,6 +1076,16 @@ class SchedulerTest {
             public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
                 throw new AssertionError("no file pointer in this test");
             }
+
+            @Override
+            public void checkpointPartWritten(int sequence) {
+                throw new AssertionError("no checkpoint in this test");
+            }
+
+            @Override
+            public void checkpointCommitted(int sequence) {
+                throw new AssertionError("no checkpoint in this test");
+            }
         };
         startOneOfTwoNodes(0, remote);
 
@@ -1056,6 +1145,16 @@ class SchedulerTest {
             @Override
             public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
                 answers.add(new Object[] {node, answer});
+            }
+
+            @Override
+            public void checkpointPartWritten(int sequence) {
+                throw new AssertionError("no checkpoint in this test");
+            }
+
+            @Override
+            public void checkpointCommitted(int sequence) {
+                throw new AssertionError("no checkpoint in this test");
             }
         };
         startOneOfTwoNodes(1, remote);

@@ -1,0 +1,130 @@
+package io.bdmpi.tests.checkpoint;
+
+import io.bdmpi.examples.data.RmatGenerator;
+import io.bdmpi.examples.pagerank.PageRank;
+import io.bdmpi.master.internode.MpiAbi;
+import io.bdmpi.tests.programs.checkpoint.Checkpointed;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.Stats;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A job of three nodes loses one: the master of node 1 is killed (SIGKILL) once checkpoint 2 is
+ * committed. MPI ends the whole job; bdmpiexec ({@code --recover 1}) names the lost node, starts the
+ * job again on the two surviving nodes with the same ranks and goes on from the last checkpoint,
+ * and the job's results are those of an unbroken run, bit for bit. Over MPICH (which reports the
+ * dead master's pid) and Open MPI (which reports its rank); the harness checks that nothing is left
+ * on any node (processes, work directories, shared memory).
+ */
+class LostNodeRecoveryTest {
+
+    private static final int RANKS = 6;
+    /** Three masters and six slaves, twice for a recovery, on a machine shared with other jobs. */
+    private static final Duration TIMEOUT = JobRunner.DEFAULT_TIMEOUT.multipliedBy(3);
+
+    @TempDir
+    static Path data;
+    @TempDir
+    Path temp;
+
+    static Path graph;
+
+    @BeforeAll
+    static void generate() throws IOException {
+        graph = data.resolve("graph.csr");
+        new RmatGenerator(11, 8, 17).write(graph, 4096, 2, 1 << 20);
+    }
+
+    /** The ring of {@link Checkpointed}: small and spilled messages cross nodes at every checkpoint. */
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void theRingGoesOnWithoutALostNode(MpiAbi mpi) throws Exception {
+        Object[] args = {18, 3, 200_000, 300_000};
+        List<String> expected = SeveralNodesCheckpointTest.results(JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2)
+                .running(1).args(args).timeout(TIMEOUT).run().assertSucceeded(), RANKS);
+        Path dir = Files.createDirectory(temp.resolve("checkpoints"));
+
+        JobResult r = killNode1AfterCheckpoint2(dir, JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1)
+                .args(args));
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration \\d+").size() == RANKS,
+                "every rank goes on from the checkpoint");
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void pageRankGoesOnWithoutALostNode(MpiAbi mpi) throws Exception {
+        Path expected = temp.resolve("unbroken.pr");
+        JobResult unbroken = pageRank(mpi, expected).timeout(TIMEOUT).run().assertSucceeded();
+        Path recovered = temp.resolve("recovered.pr");
+        Path dir = Files.createDirectory(temp.resolve("checkpoints"));
+
+        JobResult r = killNode1AfterCheckpoint2(dir, pageRank(mpi, recovered, "--checkpoint-every", 2));
+        Expect.that(r, Arrays.equals(Files.readAllBytes(expected), Files.readAllBytes(recovered)),
+                "the recovered job's rank vector differs from the unbroken one's");
+        assertEquals(unbroken.stdoutMatching("PageRank:.*"), r.stdoutMatching("PageRank:.*"));
+    }
+
+    private static JobRunner pageRank(MpiAbi mpi, Path result, Object... more) {
+        Object[] args = {"--graph", graph, "--out", result, "--iterations", 16, "--tolerance", 0};
+        Object[] all = Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return JobRunner.job(PageRank.class).mpi(mpi).nodes(3).ranks(2).running(1).args(all);
+    }
+
+    /**
+     * Runs {@code job} with {@code --checkpoint-dir dir --recover 1} and SIGKILLs node 1's master
+     * (as its roster entry names it) as soon as checkpoint 2 is committed; checks the recovery.
+     */
+    private static JobResult killNode1AfterCheckpoint2(Path dir, JobRunner job) throws Exception {
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
+            Path roster = dir.resolve(".masters/node-1");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            try {
+                while (System.nanoTime() < deadline) {
+                    if (Files.isDirectory(dir.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
+                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
+                        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
+                        return pid;
+                    }
+                    Thread.sleep(10);
+                }
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return -1L;
+        });
+        JobResult r = job.options("--checkpoint-dir", dir.toString(), "--recover", "1").timeout(TIMEOUT)
+                .run();
+        long pid = killed.get(5, TimeUnit.SECONDS);
+        assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
+        r.assertSucceeded();
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*was killed by signal 9; going on from checkpoint \\d+ on 2"
+                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
+        List<Stats.Recovery> recoveries = r.requireStats().recoveries();
+        assertEquals(1, recoveries.size(), recoveries.toString());
+        assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
+        assertEquals(2, r.requireStats().nodes().size(), "the last run had two nodes");
+        List<String> left = SeveralNodesCheckpointTest.list(dir);
+        assertEquals(1, left.size(), "only the last checkpoint is left: " + left);
+        assertTrue(left.get(0).startsWith("checkpoint-"), left.toString());
+        return r;
+    }
+}
