@@ -122,11 +122,12 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 MasterRoster.clear(checkpointDir);
             }
             boolean failed = ended.exitCode() != 0 && !stopping.get();
-            // mpiexec's report of a killed master says how it died; the side channel also knows a stopped or vanished one.
-            Optional<NodeLoss> loss = failed || ended.lostNode() != null ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
-            if (loss.isEmpty() && ended.lostNode() != null) {
-                loss = Optional.of(new NodeLoss(ended.lostNode().node(), ended.lostNode().reason()));
-            }
+            // The side channel names the first master that died or stopped answering; mpiexec's report
+            // (and the masters' roster) only when the side channel could not tell.
+            Optional<NodeLoss> loss = ended.lostNode() != null
+                    ? Optional.of(new NodeLoss(ended.lostNode().node(), "its master on " + ended.lostNode().host() + " "
+                            + ended.lostNode().reason()))
+                    : failed ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
             // A rank that died: its master reported it; the job goes on from the checkpoint on the same nodes.
             String failure = loss.map(l -> "node " + l.node() + " was lost: " + l.how())
                     .orElse(failed ? masters.rankDeath() : null);

@@ -24,15 +24,15 @@ import java.util.List;
 
 /**
  * The {@code mlock} and {@code ooc} styles are what let an application's data outgrow memory:
- * K-means on 226 MiB of documents, four ranks run one at a time under a {@code --memory-limit} of
- * 384 MiB that also holds five JVMs (about 250 MiB of it), completes in both with the serial
+ * K-means on about 270 MiB of documents, four ranks run one at a time under a {@code --memory-limit}
+ * of 384 MiB that also holds five JVMs, completes in both with the serial
  * baseline's assignments, while the heap style of the same job (same heap, same
  * {@code --shrink-heap-on-park} as {@code ooc}) is killed for the limit. Needs root and a cgroup
  * memory controller; skipped otherwise.
  */
 class ApplicationsUnderMemoryLimitTest {
 
-    /** Heap for a running ooc or heap rank: its quarter of the data (about 57 MiB) and room to work. */
+    /** Heap for a running ooc or heap rank: its quarter of the data (about 68 MiB) and room to work. */
     private static final String DATA_ON_HEAP = "-Xmx160m";
     /** Heap for an mlock rank, whose data is off the heap. */
     private static final String DATA_OFF_HEAP = "-Xmx32m";
@@ -43,7 +43,7 @@ class ApplicationsUnderMemoryLimitTest {
     @Test
     void kMeansInTheMlockAndOocStylesOutgrowsTheLimitWithTheSerialResult() throws IOException {
         Path documents = dir.resolve("docs.csr");
-        new DocTermGenerator(600_000, 20_000, 50, 1).write(documents, 4096, 2);
+        new DocTermGenerator(720_000, 20_000, 50, 1).write(documents, 4096, 2);
         if (Files.size(documents) < 200L << 20) {
             throw new AssertionError("the documents should be over 200 MiB, are " + Files.size(documents) + " bytes");
         }

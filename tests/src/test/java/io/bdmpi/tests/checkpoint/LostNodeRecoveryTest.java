@@ -61,11 +61,27 @@ class LostNodeRecoveryTest {
                 .running(1).args(args).timeout(TIMEOUT).run().assertSucceeded(), RANKS);
         Path dir = Files.createDirectory(temp.resolve("checkpoints"));
 
-        JobResult r = killNode1AfterCheckpoint2(dir, JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1)
-                .args(args));
+        JobResult r = signalNode1AfterCheckpoint2("KILL", dir, JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2)
+                .running(1).args(args));
         assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
         Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration \\d+").size() == RANKS,
                 "every rank goes on from the checkpoint");
+    }
+
+    /** A master stopped with SIGSTOP stops answering: bdmpiexec names it, ends the run and goes on without it. */
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void theRingGoesOnWithoutAStoppedNode(MpiAbi mpi) throws Exception {
+        Object[] args = {18, 3, 200_000, 300_000};
+        List<String> expected = SeveralNodesCheckpointTest.results(JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2)
+                .running(1).args(args).timeout(TIMEOUT).run().assertSucceeded(), RANKS);
+        Path dir = Files.createDirectory(temp.resolve("checkpoints"));
+
+        JobResult r = signalNode1AfterCheckpoint2("STOP", dir, JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2)
+                .running(1).args(args));
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master on \\S+ stopped answering").size() == 1,
+                "the stopped node is named");
     }
 
     @ParameterizedTest
@@ -76,7 +92,7 @@ class LostNodeRecoveryTest {
         Path recovered = temp.resolve("recovered.pr");
         Path dir = Files.createDirectory(temp.resolve("checkpoints"));
 
-        JobResult r = killNode1AfterCheckpoint2(dir, pageRank(mpi, recovered, "--checkpoint-every", 2));
+        JobResult r = signalNode1AfterCheckpoint2("KILL", dir, pageRank(mpi, recovered, "--checkpoint-every", 2));
         Expect.that(r, Arrays.equals(Files.readAllBytes(expected), Files.readAllBytes(recovered)),
                 "the recovered job's rank vector differs from the unbroken one's");
         assertEquals(unbroken.stdoutMatching("PageRank:.*"), r.stdoutMatching("PageRank:.*"));
@@ -90,10 +106,10 @@ class LostNodeRecoveryTest {
     }
 
     /**
-     * Runs {@code job} with {@code --checkpoint-dir dir --recover 1} and SIGKILLs node 1's master
-     * (as its roster entry names it) as soon as checkpoint 2 is committed; checks the recovery.
+     * Runs {@code job} with {@code --checkpoint-dir dir --recover 1} and sends {@code signal} to node
+     * 1's master (as its roster entry names it) as soon as checkpoint 2 is committed; checks the recovery.
      */
-    private static JobResult killNode1AfterCheckpoint2(Path dir, JobRunner job) throws Exception {
+    private static JobResult signalNode1AfterCheckpoint2(String signal, Path dir, JobRunner job) throws Exception {
         CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
             Path roster = dir.resolve(".masters/node-1");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -101,7 +117,7 @@ class LostNodeRecoveryTest {
                 while (System.nanoTime() < deadline) {
                     if (Files.isDirectory(dir.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
                         long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
-                        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
+                        new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor();
                         return pid;
                     }
                     Thread.sleep(10);
@@ -116,7 +132,7 @@ class LostNodeRecoveryTest {
         long pid = killed.get(5, TimeUnit.SECONDS);
         assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
         r.assertSucceeded();
-        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*was killed by signal 9; going on from checkpoint \\d+ on 2"
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 2"
                 + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
         List<Stats.Recovery> recoveries = r.requireStats().recoveries();
         assertEquals(1, recoveries.size(), recoveries.toString());
