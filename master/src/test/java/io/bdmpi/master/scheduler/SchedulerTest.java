@@ -160,43 +160,10 @@ class SchedulerTest {
     @Test
     void aRemoteStartOnACommunicatorNotYetMadeHereWaitsForTheSplit() {
         List<Internode.RemoteStart> shipped = new ArrayList<>();
-        Scheduler.RemoteNodes remote = new Scheduler.RemoteNodes() {
-            @Override
-            public void forward(Internode.Arrival arrival) {
-                throw new AssertionError("no point-to-point traffic in this test");
-            }
-
-            @Override
-            public void sendMatched(int senderWorldRank, long syncId) {
-                throw new AssertionError("no point-to-point traffic in this test");
-            }
-
+        Scheduler.RemoteNodes remote = new NoRemoteTraffic() {
             @Override
             public void shipStart(int[] nodes, Internode.RemoteStart start) {
                 shipped.add(start);
-            }
-
-            @Override
-            public void announceState(NodesQuiescence.State state) {
-            }
-            @Override
-            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
-                throw new AssertionError("no file pointer in this test");
-            }
-
-            @Override
-            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
-                throw new AssertionError("no file pointer in this test");
-            }
-
-            @Override
-            public void checkpointPartWritten(int sequence) {
-                throw new AssertionError("no checkpoint in this test");
-            }
-
-            @Override
-            public void checkpointCommitted(int sequence) {
-                throw new AssertionError("no checkpoint in this test");
             }
         };
         startOneOfTwoNodes(1, remote);
@@ -230,44 +197,15 @@ class SchedulerTest {
     void aRankLeavesACheckpointOfSeveralNodesOnlyOnceNode0HasCommittedIt() throws IOException {
         List<Integer> partsWritten = new ArrayList<>();
         List<Internode.RemoteStart> shipped = new ArrayList<>();
-        startOneOfTwoNodes(1, new Scheduler.RemoteNodes() {
-            @Override
-            public void forward(Internode.Arrival arrival) {
-                throw new AssertionError("no point-to-point traffic in this test");
-            }
-
-            @Override
-            public void sendMatched(int senderWorldRank, long syncId) {
-                throw new AssertionError("no point-to-point traffic in this test");
-            }
-
+        startOneOfTwoNodes(1, new NoRemoteTraffic() {
             @Override
             public void shipStart(int[] nodes, Internode.RemoteStart start) {
                 shipped.add(start);
             }
 
             @Override
-            public void announceState(NodesQuiescence.State state) {
-            }
-
-            @Override
             public void checkpointPartWritten(int sequence) {
                 partsWritten.add(sequence);
-            }
-
-            @Override
-            public void checkpointCommitted(int sequence) {
-                throw new AssertionError("only node 0 commits");
-            }
-
-            @Override
-            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
-                throw new AssertionError("no file pointer in this test");
-            }
-
-            @Override
-            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
-                throw new AssertionError("no file pointer in this test");
             }
         });
 
@@ -1048,7 +986,7 @@ class SchedulerTest {
         List<Internode.Arrival> forwarded = new ArrayList<>();
         List<long[]> matches = new ArrayList<>();
         List<NodesQuiescence.State> states = new ArrayList<>();
-        Scheduler.RemoteNodes remote = new Scheduler.RemoteNodes() {
+        Scheduler.RemoteNodes remote = new NoRemoteTraffic() {
             @Override
             public void forward(Internode.Arrival arrival) {
                 forwarded.add(arrival);
@@ -1066,25 +1004,6 @@ class SchedulerTest {
             @Override
             public void announceState(NodesQuiescence.State state) {
                 states.add(state);
-            }
-            @Override
-            public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
-                throw new AssertionError("no file pointer in this test");
-            }
-
-            @Override
-            public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
-                throw new AssertionError("no file pointer in this test");
-            }
-
-            @Override
-            public void checkpointPartWritten(int sequence) {
-                throw new AssertionError("no checkpoint in this test");
-            }
-
-            @Override
-            public void checkpointCommitted(int sequence) {
-                throw new AssertionError("no checkpoint in this test");
             }
         };
         startOneOfTwoNodes(0, remote);
@@ -1117,17 +1036,7 @@ class SchedulerTest {
         List<Object[]> requests = new ArrayList<>();
         List<Object[]> answers = new ArrayList<>();
         List<NodesQuiescence.State> states = new ArrayList<>();
-        Scheduler.RemoteNodes remote = new Scheduler.RemoteNodes() {
-            @Override
-            public void forward(Internode.Arrival arrival) {
-                throw new AssertionError("no point-to-point traffic in this test");
-            }
-
-            @Override
-            public void sendMatched(int senderWorldRank, long syncId) {
-                throw new AssertionError("no point-to-point traffic in this test");
-            }
-
+        Scheduler.RemoteNodes remote = new NoRemoteTraffic() {
             @Override
             public void shipStart(int[] nodes, Internode.RemoteStart start) {
             }
@@ -1145,16 +1054,6 @@ class SchedulerTest {
             @Override
             public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
                 answers.add(new Object[] {node, answer});
-            }
-
-            @Override
-            public void checkpointPartWritten(int sequence) {
-                throw new AssertionError("no checkpoint in this test");
-            }
-
-            @Override
-            public void checkpointCommitted(int sequence) {
-                throw new AssertionError("no checkpoint in this test");
             }
         };
         startOneOfTwoNodes(1, remote);
@@ -1183,5 +1082,48 @@ class SchedulerTest {
         assertEquals(List.of(2L, 2L), List.of(last.sent(), last.received()),
                 "requests and answers each way count as traffic for the deadlock detection");
         assertNull(outcome);
+    }
+
+    /** Remote nodes that fail the test on any traffic; a test overrides what it expects. */
+    private abstract static class NoRemoteTraffic implements Scheduler.RemoteNodes {
+
+        @Override
+        public void forward(Internode.Arrival arrival) {
+            throw new AssertionError("no point-to-point traffic in this test");
+        }
+
+        @Override
+        public void sendMatched(int senderWorldRank, long syncId) {
+            throw new AssertionError("no point-to-point traffic in this test");
+        }
+
+        @Override
+        public void shipStart(int[] nodes, Internode.RemoteStart start) {
+            throw new AssertionError("no collective across nodes in this test");
+        }
+
+        @Override
+        public void announceState(NodesQuiescence.State state) {
+        }
+
+        @Override
+        public void pointerRequest(int ownerNode, MasterMessage.PointerRequest request) {
+            throw new AssertionError("no file pointer in this test");
+        }
+
+        @Override
+        public void pointerAnswer(int node, MasterMessage.PointerAnswer answer) {
+            throw new AssertionError("no file pointer in this test");
+        }
+
+        @Override
+        public void checkpointPartWritten(int sequence) {
+            throw new AssertionError("no checkpoint in this test");
+        }
+
+        @Override
+        public void checkpointCommitted(int sequence) {
+            throw new AssertionError("no checkpoint in this test");
+        }
     }
 }
