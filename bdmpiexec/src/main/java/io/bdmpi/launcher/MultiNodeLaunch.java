@@ -146,7 +146,9 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 refusal = "no checkpoint to go on from";
             }
             if (refusal != null) {
-                loss.ifPresent(l -> System.err.println("bdmpiexec: " + failure));
+                if (loss.isPresent() && (ended.lostNode() == null || !refusal.isEmpty())) {
+                    System.err.println("bdmpiexec: " + failure); // else the side channel's line has named it
+                }
                 if (!refusal.isEmpty()) {
                     System.err.println("bdmpiexec: the job cannot go on: " + refusal);
                 }
