@@ -147,17 +147,19 @@ public final class SlaveLauncher {
             }
             return processes;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // Starts not yet begun are dropped; those under way finish in moments, and are waited
+            // for (the interrupt is set again after) so that none is left running unknown.
             started.forEach(f -> f.cancel(false));
             for (Future<Process> f : started) {
-                if (f.isDone() && !f.isCancelled()) {
+                if (!f.isCancelled()) {
                     try {
                         f.get().destroyForcibly();
                     } catch (ExecutionException | InterruptedException ignored) {
-                        // Not started, or gone: nothing to end.
+                        // Not started: nothing to end.
                     }
                 }
             }
+            Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting slaves", e);
         } finally {
             starters.shutdown();
