@@ -20,7 +20,9 @@ import static io.bdmpi.bench.Report.column;
  * Parallel write and read bandwidth of {@code writeAtAll}/{@code readAtAll} ({@link FileBandwidth})
  * on a file 4x the job's {@code --memory-limit}, against {@code dd} writing (then one fsync of the
  * file, {@code sync FILE}) and reading the same size on the same disk: as one stream, and as one
- * stream per rank (each its share, all at once), the same I/O pattern as the job's. Before each
+ * stream per rank (each its share, all at once), the same I/O pattern as the job's. The dd
+ * processes run in a memory cgroup of the job's limit ({@link BenchCgroup}), so their dirty and
+ * cached pages are bounded as the job's are. Before each
  * read the file is synced and the page cache dropped ({@link PageCache}), for dd as for bdmpi.
  * Each figure is the median of {@code repeats} rounds, dd's and bdmpi's interleaved within a
  * round so that a slow spell of the shared disk hits both.
@@ -112,8 +114,8 @@ class FileIoBenchmarkTest {
                         + " the file is synced and the page cache dropped (as root: drop_caches, else dd iflag=nocache),"
                         + " for dd as for bdmpi. Median of " + repeats + " rounds, dd and bdmpi interleaved.")
                 .note("Target: bdmpi bandwidth " + TARGET + " that of dd with one stream per rank (each its share, all at"
-                        + " once), for both directions (ratio = dd seconds / bdmpi seconds). The job runs in its memory"
-                        + " cgroup, dd does not.")
+                        + " once), for both directions (ratio = dd seconds / bdmpi seconds). dd runs in a memory cgroup"
+                        + " limited to the job's --memory-limit, so both sides have the same room for dirty and cached pages.")
                 .publish();
     }
 
@@ -126,20 +128,22 @@ class FileIoBenchmarkTest {
      */
     private String dd(Path file, int mib, int streams, Times times) throws IOException, InterruptedException {
         int blocks = mib / chunkMiB / streams;
-        List<List<String>> writes = new ArrayList<>();
-        List<List<String>> reads = new ArrayList<>();
-        for (int s = 0; s < streams; s++) {
-            writes.add(List.of("dd", "if=/dev/zero", "of=" + file, "bs=" + chunkMiB + "M", "count=" + blocks,
-                    "seek=" + (long) s * blocks, "conv=notrunc", "status=none"));
-            reads.add(List.of("dd", "if=" + file, "of=/dev/null", "bs=" + chunkMiB + "M", "count=" + blocks,
-                    "skip=" + (long) s * blocks, "status=none"));
+        try (BenchCgroup cgroup = BenchCgroup.limited((long) limitMiB << 20)) {
+            List<List<String>> writes = new ArrayList<>();
+            List<List<String>> reads = new ArrayList<>();
+            for (int s = 0; s < streams; s++) {
+                writes.add(cgroup.wrap(List.of("dd", "if=/dev/zero", "of=" + file, "bs=" + chunkMiB + "M",
+                        "count=" + blocks, "seek=" + (long) s * blocks, "conv=notrunc", "status=none")));
+                reads.add(cgroup.wrap(List.of("dd", "if=" + file, "of=/dev/null", "bs=" + chunkMiB + "M",
+                        "count=" + blocks, "skip=" + (long) s * blocks, "status=none")));
+            }
+            double written = runAll(writes);
+            times.write().add(written + runAll(List.of(cgroup.wrap(List.of("sync", file.toString())))));
+            String dropped = PageCache.drop(file);
+            times.read().add(runAll(reads));
+            runAll(List.of(List.of("rm", "-f", file.toString())));
+            return dropped;
         }
-        double written = runAll(writes);
-        times.write().add(written + runAll(List.of(List.of("sync", file.toString()))));
-        String dropped = PageCache.drop(file);
-        times.read().add(runAll(reads));
-        runAll(List.of(List.of("rm", "-f", file.toString())));
-        return dropped;
     }
 
     /** Seconds from starting all {@code commands} at once until the last has ended. */
