@@ -44,8 +44,9 @@ import java.util.Arrays;
  *       the others' parts after a fence;</li>
  *   <li>error classes under {@code ERRORS_RETURN}.</li>
  * </ol>
- * On several nodes, first a window over {@code COMM_WORLD} ({@link #acrossNodes}), then the rest
- * on {@code BDMPI.COMM_NODE}.
+ * On several nodes, first a window over {@code COMM_WORLD} ({@link #acrossNodes}), then the
+ * rest over {@code COMM_WORLD} too, whose ranks reach the other node's through the masters, but
+ * the shared window and the error cases on {@code BDMPI.COMM_NODE}.
  *
  * <p>Usage: {@code Windows MULTINODE} ("true" when the job has several nodes).
  */
@@ -65,8 +66,8 @@ public final class Windows {
         Intracomm comm = MPI.COMM_WORLD;
         if (multiNode) {
             acrossNodes();
-            comm = BDMPI.COMM_NODE;
         }
+        // On several nodes, over COMM_WORLD: the masters carry the operations between the nodes.
         counter(comm);
         lockHeldWhileParked(comm);
         halo(comm, false);
@@ -76,6 +77,9 @@ public final class Windows {
         everyOperator(comm);
         compareAndSwap(comm);
         requests(comm);
+        if (multiNode) {
+            comm = BDMPI.COMM_NODE;
+        }
         shared(comm);
         errors(comm);
         System.out.println("Windows rank " + MPI.COMM_WORLD.getRank() + " OK");
@@ -85,13 +89,15 @@ public final class Windows {
     // ---------------------------------------------------------------- across nodes
 
     /**
-     * A window over {@code COMM_WORLD} on several nodes: each rank puts its rank into the part of
-     * every rank of its node under fences (which are barriers over both nodes); the node's ranks
-     * take tickets from a counter on their node's lowest rank with {@code fetchAndOp} under an
-     * exclusive lock and under {@code lockAll}, each ticket once; post/start/complete/wait between
-     * the pairs (0,1), (2,3), ... whether both are on one node (with a put) or not; and a put, a
-     * lock or a {@code sharedQuery} on a rank of the other node is
-     * {@code MPI.ERR_UNSUPPORTED_OPERATION}, the window still usable after it.
+     * A window over {@code COMM_WORLD} on several nodes, whose operations the masters carry to the
+     * other node: each rank puts its rank into the part of every rank under fences (which are
+     * barriers over both nodes); every rank takes tickets from a counter on rank 0 with
+     * {@code fetchAndOp} under an exclusive lock and under {@code lockAll}, each ticket once; a put
+     * is visible at its target of the other node once {@code flush} returns; rank 0 holds the lock
+     * of the last rank of the other node while parked, and that rank gets it when rank 0 unlocks;
+     * post/start/complete/wait between the pairs (0,1), (2,3), ... with a put, whether both are on
+     * one node or not; and a {@code sharedQuery} of a rank of the other node is
+     * {@code MPI.ERR_RMA_SHARED}, a put past its part {@code MPI.ERR_RMA_RANGE}.
      */
     private static void acrossNodes() throws MPIException {
         Intracomm world = MPI.COMM_WORLD;
@@ -103,21 +109,19 @@ public final class Windows {
         node.allGather(peers, 1, MPI.INT);
         int counterSlot = size;
         int pscwSlot = size + 1;
-        Win win = new Win(size + 2, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(0), Win.FLAVOR_PRIVATE);
+        int flushSlot = size + 2;
+        int lockSlot = size + 3;
+        Win win = new Win(size + 4, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(0), Win.FLAVOR_PRIVATE);
         ByteBuffer own = win.sharedQuery(me);
         IntBuffer mine = MPI.newIntBuffer(1).put(0, me);
 
         win.fence(0);
-        for (int peer : peers) {
-            win.put(mine, 1, MPI.INT, peer, me, 1, MPI.INT);
+        for (int r = 0; r < size; r++) {
+            win.put(mine, 1, MPI.INT, r, me, 1, MPI.INT);
         }
         win.fence(0);
-        for (int peer : peers) {
-            equal(peer, own.getInt(peer * Integer.BYTES), "across nodes: slot " + peer + " put by my node's rank");
-        }
-        int leader = peers[0];
-        for (int p : peers) {
-            leader = Math.min(leader, p);
+        for (int r = 0; r < size; r++) {
+            equal(r, own.getInt(r * Integer.BYTES), "across nodes: slot " + r + " put by rank " + r);
         }
         int other = -1;
         for (int r = 0; r < size && other < 0; r++) {
@@ -128,25 +132,23 @@ public final class Windows {
         check(other >= 0, "across nodes: some rank is on another node");
         int remote = other;
         win.setErrhandler(MPI.ERRORS_RETURN);
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.put(mine, 1, MPI.INT, remote, 0, 1, MPI.INT),
-                "a put to a rank of another node");
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.sharedQuery(remote), "sharedQuery of another node's rank");
-        win.fence(MPI.MODE_NOSUCCEED);
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.lock(MPI.LOCK_SHARED, remote, 0),
-                "a lock on a rank of another node");
+        expectError(MPI.ERR_RMA_SHARED, () -> win.sharedQuery(remote), "sharedQuery of another node's rank");
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(mine, 1, MPI.INT, remote, size + 4, 1, MPI.INT),
+                "a put past the part of a rank of another node");
         win.setErrhandler(MPI.ERRORS_ARE_FATAL);
+        win.fence(MPI.MODE_NOSUCCEED);
 
         IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
         IntBuffer got = MPI.newIntBuffer(1);
         int[] tickets = new int[2 * K];
         for (int i = 0; i < 2 * K; i++) {
             if (i < K) {
-                win.lock(MPI.LOCK_EXCLUSIVE, leader, 0);
-                win.fetchAndOp(one, got, MPI.INT, leader, counterSlot, MPI.SUM);
-                win.unlock(leader);
+                win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                win.fetchAndOp(one, got, MPI.INT, 0, counterSlot, MPI.SUM);
+                win.unlock(0);
             } else {
                 win.lockAll(0);
-                win.fetchAndOp(one, got, MPI.INT, leader, counterSlot, MPI.SUM);
+                win.fetchAndOp(one, got, MPI.INT, 0, counterSlot, MPI.SUM);
                 win.unlockAll();
             }
             tickets[i] = got.get(0);
@@ -154,27 +156,60 @@ public final class Windows {
                 world.barrier(); // the ranks of both nodes take turns
             }
         }
-        int[] all = new int[2 * K * peers.length];
-        node.allGather(tickets, 2 * K, MPI.INT, all, 2 * K, MPI.INT);
+        int[] all = new int[2 * K * size];
+        world.allGather(tickets, 2 * K, MPI.INT, all, 2 * K, MPI.INT);
         Arrays.sort(all);
         for (int i = 0; i < all.length; i++) {
-            equal(i, all[i], "across nodes: ticket " + i + " of the node's counter (each exactly once)");
+            equal(i, all[i], "across nodes: ticket " + i + " of rank 0's counter (each exactly once)");
+        }
+
+        // flush: the put is at the target when flush returns, before the unlock. The last rank
+        // that is not on rank 0's node puts into rank 0's part.
+        int[] withZero = new int[size];
+        withZero[me] = contains(peers, 0) ? 1 : 0;
+        world.allGather(withZero, 1, MPI.INT);
+        int last = size - 1;
+        while (withZero[last] == 1) {
+            last--;
+        }
+        if (me == last) {
+            win.lock(MPI.LOCK_SHARED, 0, 0);
+            win.put(MPI.newIntBuffer(1).put(0, 4242), 1, MPI.INT, 0, flushSlot, 1, MPI.INT);
+            win.flush(0);
+            world.send(new int[] {1}, 1, MPI.INT, 0, 6);
+            world.recv(new int[1], 1, MPI.INT, 0, 7);
+            win.unlock(0);
+        } else if (me == 0) {
+            world.recv(new int[1], 1, MPI.INT, last, 6);
+            win.sync();
+            equal(4242, own.getInt(flushSlot * Integer.BYTES), "across nodes: a put at its target after flush");
+            world.send(new int[] {1}, 1, MPI.INT, last, 7);
+        }
+        // A lock of another node's rank held by a parked rank.
+        IntBuffer v = MPI.newIntBuffer(1);
+        if (me == 0) {
+            win.lock(MPI.LOCK_EXCLUSIVE, last, 0);
+            world.send(new int[] {1}, 1, MPI.INT, last, 4); // "I hold it"
+            world.recv(new int[1], 1, MPI.INT, last, 5); // parked holding the lock
+            win.put(v.put(0, 41), 1, MPI.INT, last, lockSlot, 1, MPI.INT);
+            win.unlock(last);
+        } else if (me == last) {
+            world.recv(new int[1], 1, MPI.INT, 0, 4);
+            world.send(new int[] {1}, 1, MPI.INT, 0, 5);
+            win.lock(MPI.LOCK_EXCLUSIVE, last, 0); // granted once rank 0 unlocks
+            equal(41, own.getInt(lockSlot * Integer.BYTES), "across nodes: the value rank 0 put before it unlocked");
+            win.unlock(last);
         }
 
         int partner = me ^ 1;
         if (partner < size) {
             Group pair = win.getGroup().incl(new int[] {partner});
-            boolean sameNode = contains(peers, partner);
             win.post(pair, 0);
             win.start(pair, 0);
-            if (sameNode) {
-                win.put(mine, 1, MPI.INT, partner, pscwSlot, 1, MPI.INT);
-            }
+            win.put(mine, 1, MPI.INT, partner, pscwSlot, 1, MPI.INT);
             win.complete();
             win.waitFor();
-            if (sameNode) {
-                equal(partner, own.getInt(pscwSlot * Integer.BYTES), "across nodes: PSCW put by rank " + partner);
-            }
+            equal(partner, own.getInt(pscwSlot * Integer.BYTES), "across nodes: PSCW put by rank " + partner);
         }
         win.free();
     }
