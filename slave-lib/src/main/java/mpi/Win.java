@@ -72,9 +72,9 @@ import java.util.Map;
  * A flavor other than {@code FLAVOR_PRIVATE} and {@code FLAVOR_SHARED} is {@code MPI.ERR_ARG}
  * (Open MPI silently makes no window). A rank's segment holds at most 1 GiB
  * ({@code MPI.ERR_SIZE}). {@link #sharedQuery} of a member of another node is
- * {@code MPI.ERR_RMA_SHARED}: only one node's parts are shared memory. Dynamic windows
- * ({@link #Win(Info, Comm)}) have no memory and refuse {@link #attach}: their displacements would
- * be addresses, which Java cannot name here.
+ * {@code MPI.ERR_RMA_SHARED}: only one node's parts are shared memory. A dynamic window's
+ * displacements ({@link #Win(Info, Comm)}, {@link #attach}) are byte offsets into the
+ * concatenation of the target's attached regions, not addresses, which Java cannot name.
  * {@link #sharedQuery} (MPI_Win_shared_query, missing from Open MPI's Java bindings) is an
  * extension.
  */
@@ -113,6 +113,8 @@ public final class Win implements Freeable {
     private final Buffer privateCopy;
     /** Whether some member keeps a private copy: a fence then reconciles between two barriers. */
     private final boolean anyPrivateCopy;
+    /** A dynamic window's attached memory, or null for the other flavors. */
+    private final WinRegions regions;
     /** This rank's off-heap array holding its segment, deleted with the window, or null. */
     private final String arrayName;
     private final Path controlFile;
@@ -184,8 +186,8 @@ public final class Win implements Freeable {
 
     /**
      * Creates a dynamic window (MPI_Win_create_dynamic), collective over {@code comm}: a window
-     * with no memory. Synchronization works on it; {@link #attach} is refused (see the class
-     * comment).
+     * with no memory until each rank {@link #attach}es some; its displacements are byte offsets
+     * into a rank's attached regions (see {@link #attach}).
      *
      * @param info hints ({@code MPI.INFO_NULL} for none)
      * @param comm the intracommunicator whose members share the window
@@ -246,7 +248,8 @@ public final class Win implements Freeable {
         }
         this.memory = setup.memory;
         this.privateCopy = setup.privateCopy;
-        this.anyPrivateCopy = setup.anyPrivateCopy;
+        // A dynamic window's regions may have private copies, attached at any time.
+        this.anyPrivateCopy = setup.anyPrivateCopy || flavor == Flavor.DYNAMIC;
         this.arrayName = setup.arrayName;
         this.controlFile = setup.controlFile;
         this.baseAddress = setup.baseAddress;
@@ -256,6 +259,21 @@ public final class Win implements Freeable {
         if (flavor == Flavor.ALLOCATE || flavor == Flavor.SHARED) {
             writeAddress(base, baseAddress);
         }
+        WinRegions dynamic = null;
+        if (flavor == Flavor.DYNAMIC) {
+            Path[] files = new Path[this.size];
+            for (int r = 0; r < this.size; r++) {
+                Path control = Path.of(memory.segment(r).control());
+                files[r] = control.resolveSibling(control.getFileName().toString().replace(".control", "-r" + r + ".regions"));
+            }
+            String prefix = controlFile.getFileName().toString().replace(".control", "-a");
+            try {
+                dynamic = new WinRegions(files, rank, prefix, residency(call));
+            } catch (MPIException e) {
+                throw user.handle(e);
+            }
+        }
+        this.regions = dynamic;
         try {
             c.barrier(); // every member mapped and published before any access
         } catch (MPIException e) {
@@ -937,6 +955,15 @@ public final class Win implements Freeable {
     private ByteBuffer targetView(String call, int target, int disp, int count, Datatype type) throws MPIException {
         long start = checkRange(call, target, disp, count, type);
         try {
+            if (regions != null) {
+                long end = count == 0 ? start : start + (long) (count - 1) * type.map.extent + type.map.trueUb;
+                ByteBuffer v = regions.view(target, start, end);
+                if (v == null) {
+                    throw MPIException.of(MPI.ERR_RMA_RANGE, call + ": bytes " + start + " to " + end + " of rank "
+                            + target + " lie in no region attached to the dynamic window");
+                }
+                return v;
+            }
             ByteBuffer m = memory.memory(target);
             return m.position((int) Math.min(start, m.capacity())).slice().order(ByteOrder.nativeOrder());
         } catch (IOException e) {
@@ -944,7 +971,11 @@ public final class Win implements Freeable {
         }
     }
 
-    /** Checks that {@code count} items of {@code type} at {@code disp} units fit the target's part; returns the first byte. */
+    /**
+     * Checks that {@code count} items of {@code type} at {@code disp} units fit the target's part
+     * (for a dynamic window, only that they start at or after displacement 0: which region holds
+     * them is found later); returns the first byte.
+     */
     private long checkRange(String call, int target, int disp, int count, Datatype type) throws MPIException {
         Datatype.checkUsable(call, type);
         if (disp < 0) {
@@ -956,7 +987,7 @@ public final class Win implements Freeable {
             TypeMap map = type.map;
             long first = start + map.trueLb;
             long end = start + (long) (count - 1) * map.extent + map.trueUb;
-            if (map.trueLb < 0 || first < 0 || end > s.bytes()) {
+            if (map.trueLb < 0 || first < 0 || regions == null && end > s.bytes()) {
                 throw MPIException.of(MPI.ERR_RMA_RANGE, call + ": " + count + " of " + type + " at displacement " + disp
                         + " (byte " + start + ") reach past rank " + target + "'s " + s.bytes() + " bytes of the window");
             }
@@ -1038,15 +1069,22 @@ public final class Win implements Freeable {
             }
             ByteBuffer slice = !carriesData ? NOTHING : kind == RmaRequest.Kind.COMPARE_AND_SWAP ? data
                     : data.duplicate().position(data.position() + done).limit(data.position() + done + bytes);
-            RmaRequest request = new RmaRequest(kind, nodeOf[target], s.path(), s.offset(), s.bytes(), s.control(), target,
-                    anyPrivateCopy, op, element, java.util.Arrays.copyOf(piece, p), slice);
+            RmaRequest request = regions != null
+                    ? new RmaRequest(kind, nodeOf[target], regions.file(target).toString(), RmaRequest.DYNAMIC, 0,
+                            s.control(), target, true, op, element, java.util.Arrays.copyOf(piece, p), slice)
+                    : new RmaRequest(kind, nodeOf[target], s.path(), s.offset(), s.bytes(), s.control(), target,
+                            anyPrivateCopy, op, element, java.util.Arrays.copyOf(piece, p), slice);
             MasterReply.RmaResult answer;
             try {
                 answer = Session.runtime().winRma(request);
             } catch (IOException e) {
                 throw Errors.transport(call, e);
             }
-            if (!answer.error().isEmpty()) {
+            if (answer.outcome() == RmaRequest.Outcome.OUT_OF_RANGE) {
+                throw MPIException.of(MPI.ERR_RMA_RANGE, call + ": rank " + target + " (node " + nodeOf[target] + "): "
+                        + answer.error());
+            }
+            if (answer.outcome() != RmaRequest.Outcome.APPLIED) {
                 throw MPIException.of(MPI.ERR_WIN, call + ": node " + nodeOf[target] + " could not apply the operation to"
                         + " rank " + target + "'s part of the window: " + answer.error());
             }
@@ -1259,7 +1297,7 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an exposure epoch is already open");
             }
             int[] origins = ranksOf(call, group);
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, true);
             }
             fenceEpoch = false;
@@ -1328,7 +1366,7 @@ public final class Win implements Freeable {
         posted = null;
         completions = null;
         VarHandle.fullFence();
-        if (privateCopy != null) {
+        if (keepsPrivateCopy()) {
             reconcile(call, false);
         }
     }
@@ -1361,7 +1399,7 @@ public final class Win implements Freeable {
             acquire(call, rt, rank, lockType == MPI.LOCK_EXCLUSIVE, (assertion & MPI.MODE_NOCHECK) != 0);
             locks[rank] = lockType | ((assertion & MPI.MODE_NOCHECK) != 0 ? LOCK_NOCHECK : 0);
             lockedTargets++;
-            if (rank == this.rank && privateCopy != null) {
+            if (rank == this.rank && keepsPrivateCopy()) {
                 reconcile(call, false);
             }
         } catch (MPIException e) {
@@ -1385,7 +1423,7 @@ public final class Win implements Freeable {
             if (lockAll || locks[rank] == 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is not locked by this rank");
             }
-            if (rank == this.rank && privateCopy != null) {
+            if (rank == this.rank && keepsPrivateCopy()) {
                 reconcile(call, (locks[rank] & MPI.LOCK_EXCLUSIVE) != 0);
             }
             release(call, rt, rank, (locks[rank] & LOCK_NOCHECK) != 0);
@@ -1418,7 +1456,7 @@ public final class Win implements Freeable {
                 locks[r] = MPI.LOCK_SHARED | (noCheck ? LOCK_NOCHECK : 0);
             }
             lockAll = true;
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, false);
             }
         } catch (MPIException e) {
@@ -1439,7 +1477,7 @@ public final class Win implements Freeable {
             if (!lockAll) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no lockAll epoch is open");
             }
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, false);
             }
             for (int r = 0; r < size; r++) {
@@ -1545,7 +1583,7 @@ public final class Win implements Freeable {
         try {
             checkOpen(call);
             VarHandle.fullFence();
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, true);
             }
         } catch (MPIException e) {
@@ -1561,6 +1599,10 @@ public final class Win implements Freeable {
      * the whole buffer could overwrite another rank's concurrent put.
      */
     private void reconcile(String call, boolean publish) throws MPIException {
+        if (regions != null) {
+            regions.reconcile(memory.takeUpdated(), publish);
+            return;
+        }
         if (privateCopy == null) {
             return;
         }
@@ -1570,6 +1612,11 @@ public final class Win implements Freeable {
         } else if (publish) {
             copy(privateCopy, pub, pub.capacity());
         }
+    }
+
+    /** Whether this rank's part has a private copy to reconcile at synchronizations (a plain buffer). */
+    private boolean keepsPrivateCopy() {
+        return privateCopy != null || regions != null && regions.keepsPrivateCopies();
     }
 
     private ByteBuffer ownMemory(String call) throws MPIException {
@@ -1636,51 +1683,65 @@ public final class Win implements Freeable {
     }
 
     /**
-     * Attaches memory to a dynamic window (MPI_Win_attach). Refused: a dynamic window's target
-     * displacements are addresses, which Java cannot name (Open MPI's Java bindings take an int).
+     * Attaches memory to a dynamic window (MPI_Win_attach); local. Java programs cannot name
+     * addresses, so a dynamic window's target displacements here are byte offsets (displacement
+     * unit 1) into the concatenation of the target's attached regions in attach order: the first
+     * region starts at 0, each next one where the previous ended, and a detached region leaves a
+     * hole (the later ones do not move). Open MPI uses absolute addresses instead. An access must
+     * lie in one attached region ({@code MPI.ERR_RMA_RANGE} otherwise), and the others see a
+     * region from their synchronization with this rank after the attach on. The memory follows
+     * the model of a window over the program's buffer: a plain direct buffer is copied into its
+     * public copy now and at the synchronizations, a mapping of an off-heap array is used in place.
      *
-     * @param base the memory (a direct buffer)
+     * @param base the memory (a direct buffer), from its base
      * @param size its size in elements of its type
-     * @throws MPIException always: ERR_RMA_FLAVOR for a window that is not dynamic, else
-     *                      ERR_UNSUPPORTED_OPERATION saying why
+     * @throws MPIException ERR_RMA_FLAVOR for a window that is not dynamic; ERR_RMA_ATTACH for a
+     *                      buffer attached already; ERR_SIZE for a negative size, more than the
+     *                      buffer or more than 1 GiB; ERR_NO_MEM when its public copy cannot be made
+     * @throws IllegalArgumentException if {@code base} is not direct
      */
     public void attach(Buffer base, int size) throws MPIException {
-        unattachable("MPI_Win_attach", base);
-    }
-
-    /**
-     * Detaches memory from a dynamic window (MPI_Win_detach): as {@link #attach}, nothing is ever
-     * attached.
-     *
-     * @param base the memory
-     * @throws MPIException ERR_RMA_FLAVOR for a window that is not dynamic, else ERR_RMA_ATTACH (not attached)
-     */
-    public void detach(Buffer base) throws MPIException {
-        String call = "MPI_Win_detach";
+        String call = "MPI_Win_attach";
         Session.enter(call);
+        checkDirect(base, "base");
         try {
-            checkOpen(call);
-            checkDirect(base, "base");
-            throw MPIException.of(flavor == Flavor.DYNAMIC ? MPI.ERR_RMA_ATTACH : MPI.ERR_RMA_FLAVOR, call
-                    + (flavor == Flavor.DYNAMIC ? ": the buffer is not attached" : ": the window is not dynamic"));
+            checkDynamic(call);
+            long bytes = (long) size * elementBytes(base);
+            if (size < 0 || size > base.capacity() || bytes > MAX_SEGMENT_BYTES) {
+                throw MPIException.of(MPI.ERR_SIZE, call + ": size " + size + " of a buffer of " + base.capacity()
+                        + " elements (at most " + MAX_SEGMENT_BYTES + " bytes per region)");
+            }
+            regions.attach(call, base, (int) bytes);
         } catch (MPIException e) {
             throw handle(e);
         }
     }
 
-    private void unattachable(String call, Buffer base) throws MPIException {
+    /**
+     * Detaches memory from a dynamic window (MPI_Win_detach); local: its displacements become a
+     * hole (see {@link #attach}).
+     *
+     * @param base the memory, as attached
+     * @throws MPIException ERR_RMA_FLAVOR for a window that is not dynamic; ERR_RMA_ATTACH for a
+     *                      buffer that is not attached
+     * @throws IllegalArgumentException if {@code base} is not direct
+     */
+    public void detach(Buffer base) throws MPIException {
+        String call = "MPI_Win_detach";
         Session.enter(call);
+        checkDirect(base, "base");
         try {
-            checkOpen(call);
-            checkDirect(base, "base");
-            if (flavor != Flavor.DYNAMIC) {
-                throw MPIException.of(MPI.ERR_RMA_FLAVOR, call + ": the window is not dynamic");
-            }
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": a dynamic window's displacements are"
-                    + " addresses, which Java programs cannot name here (targetDisp is an int); create the window"
-                    + " over the memory instead (new Win(buffer, ...) or new Win(size, ...))");
+            checkDynamic(call);
+            regions.detach(call, base);
         } catch (MPIException e) {
             throw handle(e);
+        }
+    }
+
+    private void checkDynamic(String call) throws MPIException {
+        checkOpen(call);
+        if (flavor != Flavor.DYNAMIC) {
+            throw MPIException.of(MPI.ERR_RMA_FLAVOR, call + ": the window is not dynamic");
         }
     }
 
@@ -1893,6 +1954,9 @@ public final class Win implements Freeable {
             VarHandle.fullFence();
             comm.barrier(); // nobody uses any part any more
             freed = true;
+            if (regions != null) {
+                regions.close();
+            }
             memory.close();
             deleteArray(arrayName);
             comm.barrier();

@@ -65,11 +65,11 @@ public sealed interface MasterReply {
     }
 
     /**
-     * The outcome of a {@link SlaveRequest.WinRma}: {@code error} is empty when the operation was
-     * applied, and then {@code data} holds the target's bytes before it (for the kinds that return
-     * some; empty otherwise).
+     * The outcome of a {@link SlaveRequest.WinRma}: when {@code outcome} is
+     * {@link RmaRequest.Outcome#APPLIED}, {@code data} holds the target's bytes before it (for the
+     * kinds that return some; empty otherwise); else {@code error} says why not.
      */
-    record RmaResult(String error, ByteBuffer data) implements MasterReply {
+    record RmaResult(RmaRequest.Outcome outcome, String error, ByteBuffer data) implements MasterReply {
     }
 
     /** Whether a posted receive was withdrawn before any message matched it. */

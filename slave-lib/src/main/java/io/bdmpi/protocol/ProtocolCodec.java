@@ -43,7 +43,7 @@ import java.util.List;
  *   CANCEL_RESULT cancelled:byte
  *   PROBE_RESULT  found:byte source:int tag:int length:long
  *   POINTER_VALUE value:long
- *   RMA_RESULT    error:string n:int bytes[n]
+ *   RMA_RESULT    outcome:byte error:string n:int bytes[n]
  *   COMM_INFO     commId:int rank:int size:int nodes:int nodeRank:int localSize:int localRank:int
  *                 lowestLocalRank:int groupHash:long groupSetHash:long
  *
@@ -140,7 +140,7 @@ public final class ProtocolCodec {
         } else if (r instanceof MasterReply.PointerValue) {
             body = 8;
         } else if (r instanceof MasterReply.RmaResult res) {
-            body = stringLength(res.error()) + 4 + res.data().remaining();
+            body = 1 + stringLength(res.error()) + 4 + res.data().remaining();
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -232,7 +232,7 @@ public final class ProtocolCodec {
         } else if (r instanceof MasterReply.PointerValue v) {
             b.put(MessageType.POINTER_VALUE.code).putLong(v.value());
         } else if (r instanceof MasterReply.RmaResult res) {
-            b.put(MessageType.RMA_RESULT.code);
+            b.put(MessageType.RMA_RESULT.code).put(res.outcome().code);
             putString(b, res.error());
             b.putInt(res.data().remaining()).put(res.data().duplicate());
         } else {
@@ -407,12 +407,13 @@ public final class ProtocolCodec {
                     r = new MasterReply.PointerValue(frame.getLong());
                     break;
                 case RMA_RESULT: {
+                    RmaRequest.Outcome outcome = code(RmaRequest.Outcome.ofCode(frame.get()), "outcome", type);
                     String error = getString(frame, type);
                     int n = checkCount(frame.getInt(), 1, frame, type);
                     ByteBuffer data = ByteBuffer.allocateDirect(n).order(ORDER);
                     data.put(frame.duplicate().limit(frame.position() + n)).flip();
                     frame.position(frame.position() + n);
-                    r = new MasterReply.RmaResult(error, data);
+                    r = new MasterReply.RmaResult(outcome, error, data);
                     break;
                 }
                 default:

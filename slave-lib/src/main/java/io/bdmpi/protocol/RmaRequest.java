@@ -20,8 +20,10 @@ import java.nio.charset.StandardCharsets;
  *
  * @param kind          what to do
  * @param targetNode    the node whose master applies it
- * @param segmentFile   the file holding the target's segment
- * @param segmentOffset where the segment starts in that file
+ * @param segmentFile   the file holding the target's segment; for a dynamic window, the target's
+ *                      {@link WindowRegions} file
+ * @param segmentOffset where the segment starts in that file; {@link #DYNAMIC} for a dynamic
+ *                      window, whose ranges are then displacements that must lie in one region
  * @param segmentBytes  the segment's size (every range lies inside it)
  * @param controlFile   the window's control file on the target's node (its lock words)
  * @param slot          the target's slot in the control file (its rank in the window)
@@ -41,6 +43,30 @@ public record RmaRequest(Kind kind, int targetNode, String segmentFile, long seg
     public static final byte REPLACE = -1;
     /** The accumulate operator MPI.NO_OP (atomic read). */
     public static final byte NO_OP = -2;
+    /** {@code segmentOffset} of an operation on a dynamic window. */
+    public static final long DYNAMIC = -1;
+
+    /** How an operation ended at the target's master; the code is the wire value. */
+    public enum Outcome {
+        /** Applied; the result holds the target's bytes before it, when the kind returns them. */
+        APPLIED(0),
+        /** Not applied: the bytes lie in no region attached to the dynamic window (MPI_ERR_RMA_RANGE). */
+        OUT_OF_RANGE(1),
+        /** Not applied: the target's master could not (its files, a bad request). */
+        FAILED(2);
+
+        /** The byte on the wire. */
+        public final byte code;
+
+        Outcome(int code) {
+            this.code = (byte) code;
+        }
+
+        /** The outcome with this code, or null. */
+        public static Outcome ofCode(byte code) {
+            return code >= 0 && code < values().length ? values()[code] : null;
+        }
+    }
 
     /** What a request does; the code is the wire value. */
     public enum Kind {
@@ -122,7 +148,8 @@ public record RmaRequest(Kind kind, int targetNode, String segmentFile, long seg
         for (int i = 0; i < ranges.length; i += 2) {
             ranges[i] = b.getInt();
             ranges[i + 1] = b.getInt();
-            if (ranges[i] < 0 || ranges[i + 1] < 0 || (long) ranges[i] + ranges[i + 1] > segmentBytes) {
+            if (ranges[i] < 0 || ranges[i + 1] < 0
+                    || segmentOffset != DYNAMIC && (long) ranges[i] + ranges[i + 1] > segmentBytes) {
                 throw new IllegalArgumentException("range " + ranges[i] + "+" + ranges[i + 1] + " outside a segment of "
                         + segmentBytes + " bytes");
             }

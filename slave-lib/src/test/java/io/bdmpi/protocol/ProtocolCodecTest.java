@@ -115,11 +115,13 @@ class ProtocolCodecTest {
         assertEquals(8, b.rangeBytes());
 
         MasterReply.RmaResult result = assertInstanceOf(MasterReply.RmaResult.class,
-                ProtocolCodec.decodeReply(frame(new MasterReply.RmaResult("", ByteBuffer.wrap(new byte[] {9, 8})))));
+                ProtocolCodec.decodeReply(frame(new MasterReply.RmaResult(RmaRequest.Outcome.APPLIED, "", ByteBuffer.wrap(new byte[] {9, 8})))));
+        assertEquals(RmaRequest.Outcome.APPLIED, result.outcome());
         assertEquals("", result.error());
         assertEquals(ByteBuffer.wrap(new byte[] {9, 8}), result.data());
         assertEquals("no such file \u00e9", assertInstanceOf(MasterReply.RmaResult.class, ProtocolCodec.decodeReply(
-                frame(new MasterReply.RmaResult("no such file \u00e9", ByteBuffer.allocate(0))))).error());
+                frame(new MasterReply.RmaResult(RmaRequest.Outcome.FAILED, "no such file \u00e9", ByteBuffer.allocate(0)))))
+                .error());
     }
 
     @Test

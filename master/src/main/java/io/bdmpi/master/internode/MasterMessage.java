@@ -146,16 +146,17 @@ public sealed interface MasterMessage {
     }
 
     /**
-     * The outcome of {@code originWorldRank}'s {@link RmaOp}: {@code error} empty when applied, and
-     * then {@code data} holds the target's bytes before it (for the kinds that return some).
+     * The outcome of {@code originWorldRank}'s {@link RmaOp}: when applied, {@code data} holds the
+     * target's bytes before it (for the kinds that return some); else {@code error} says why not.
      */
-    record RmaDone(int originWorldRank, String error, ByteBuffer data) implements WindowTraffic {
+    record RmaDone(int originWorldRank, RmaRequest.Outcome outcome, String error, ByteBuffer data)
+            implements WindowTraffic {
         @Override
         public ByteBuffer encode() {
             byte[] text = error.getBytes(StandardCharsets.UTF_8);
-            ByteBuffer b = ByteBuffer.allocateDirect(4 + 4 + 4 + text.length + 4 + data.remaining());
-            b.putInt(RMA_DONE).putInt(originWorldRank).putInt(text.length).put(text).putInt(data.remaining())
-                    .put(data.duplicate());
+            ByteBuffer b = ByteBuffer.allocateDirect(4 + 4 + 1 + 4 + text.length + 4 + data.remaining());
+            b.putInt(RMA_DONE).putInt(originWorldRank).put(outcome.code).putInt(text.length).put(text)
+                    .putInt(data.remaining()).put(data.duplicate());
             return b.flip();
         }
     }
@@ -286,15 +287,16 @@ public sealed interface MasterMessage {
                 throw new IllegalArgumentException("bad one-sided operation: " + e.getMessage(), e);
             }
         }
-        if (type == RMA_DONE && in.remaining() >= 8) {
+        if (type == RMA_DONE && in.remaining() >= 9) {
             int origin = in.getInt();
+            RmaRequest.Outcome outcome = RmaRequest.Outcome.ofCode(in.get());
             int n = in.getInt();
             if (n >= 0 && n <= in.remaining() - 4) {
                 byte[] text = new byte[n];
                 in.get(text);
                 int length = in.getInt();
-                if (length == in.remaining()) {
-                    return new RmaDone(origin, new String(text, StandardCharsets.UTF_8), in.slice());
+                if (length == in.remaining() && outcome != null) {
+                    return new RmaDone(origin, outcome, new String(text, StandardCharsets.UTF_8), in.slice());
                 }
             }
         }

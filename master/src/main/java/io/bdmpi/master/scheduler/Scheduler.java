@@ -25,7 +25,6 @@ import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.slave.SlaveMain;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -845,8 +844,8 @@ public final class Scheduler {
         } else if (m instanceof MasterMessage.RmaDone done) {
             SlaveSession s = waiting(done.originWorldRank(), SlaveRequest.WinRma.class, "one-sided operation result");
             if (s != null) {
-                ByteBuffer data = ByteBuffer.allocate(done.data().remaining()).put(done.data().duplicate()).flip();
-                s.rmaResult = new MasterReply.RmaResult(done.error(), data);
+                // The data is a view of the buffer the pump received this message into, its own.
+                s.rmaResult = new MasterReply.RmaResult(done.outcome(), done.error(), done.data());
                 wake(s);
             }
         } else if (m instanceof MasterMessage.LockGranted g) {

@@ -6,6 +6,7 @@ import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
 import io.bdmpi.protocol.RmaRequest;
 import io.bdmpi.protocol.WindowControl;
+import io.bdmpi.protocol.WindowRegions;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,11 +15,14 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * Applies the one-sided operations that slaves of other nodes make on the window members of this
- * node: each names the file of its target's segment and the window's control file, both in this
- * node's spill directory, which this class maps for the operation and unmaps after. Accumulates and
+ * node: each names the file of its target's segment (for a dynamic window, the target's
+ * {@link WindowRegions}, in one of which the operation's bytes must lie) and the window's control
+ * file, all in this node's spill directory, which this class maps for the operation and unmaps
+ * after. Accumulates and
  * compare-and-swap take the target's lock word in the control file, the lock the node's slaves
  * take for theirs, so they are atomic against each other. Owned by the scheduler thread: it applies
  * an operation between two events, so the operations of one origin, which reach it in order, are
@@ -52,6 +56,9 @@ final class WindowTargets {
         if (!segment.startsWith(root) || !control.startsWith(root)) {
             return failed(origin, "the window's files " + segment + " and " + control + " are not in " + root);
         }
+        if (op.segmentOffset() == RmaRequest.DYNAMIC) {
+            return applyDynamic(origin, op, segment);
+        }
         int n = op.rangeBytes();
         boolean accumulate = op.kind() == RmaRequest.Kind.ACCUMULATE || op.kind() == RmaRequest.Kind.GET_ACCUMULATE;
         int expected = op.kind() == RmaRequest.Kind.GET || accumulate && op.op() == RmaRequest.NO_OP ? 0
@@ -60,7 +67,7 @@ final class WindowTargets {
             return failed(origin, op.kind() + " of " + n + " bytes carries " + op.data().remaining());
         }
         if (n == 0) {
-            return new MasterMessage.RmaDone(origin, "", ByteBuffer.allocate(0));
+            return applied(origin, ByteBuffer.allocate(0));
         }
         int lo = Integer.MAX_VALUE;
         int hi = 0;
@@ -95,6 +102,38 @@ final class WindowTargets {
         }
     }
 
+    /**
+     * An operation on a dynamic window: its ranges are displacements, which must lie in one region
+     * the target has attached; applied there as on a segment.
+     */
+    private MasterMessage.RmaDone applyDynamic(int origin, RmaRequest op, Path regionsFile) {
+        List<WindowRegions.Region> regions;
+        try {
+            regions = WindowRegions.read(regionsFile);
+        } catch (IOException e) {
+            return failed(origin, "cannot read the regions attached to the window: " + e.getMessage());
+        }
+        long lo = Long.MAX_VALUE;
+        long hi = 0;
+        int[] r = op.ranges();
+        for (int i = 0; i < r.length; i += 2) {
+            lo = Math.min(lo, r[i]);
+            hi = Math.max(hi, (long) r[i] + r[i + 1]);
+        }
+        WindowRegions.Region region = r.length == 0 ? null : WindowRegions.find(regions, lo, hi);
+        if (region == null) {
+            return new MasterMessage.RmaDone(origin, RmaRequest.Outcome.OUT_OF_RANGE, "bytes " + lo + " to " + hi
+                    + " lie in no region attached to the window (" + regions.size() + " attached so far)",
+                    ByteBuffer.allocate(0));
+        }
+        int[] shifted = r.clone();
+        for (int i = 0; i < shifted.length; i += 2) {
+            shifted[i] -= region.start();
+        }
+        return apply(origin, new RmaRequest(op.kind(), op.targetNode(), region.path(), region.offset(), region.bytes(),
+                op.controlFile(), op.slot(), op.markUpdated(), op.op(), op.element(), shifted, op.data()));
+    }
+
     /** The operation on the mapped ranges ({@code memory} starts at segment byte {@code lo}); null when locked out. */
     private static MasterMessage.RmaDone applyMapped(int origin, RmaRequest op, ByteBuffer memory, int lo, ByteBuffer slot) {
         ByteBuffer data = op.data().duplicate().order(ByteOrder.nativeOrder());
@@ -103,9 +142,9 @@ final class WindowTargets {
             case PUT:
                 scatter(data, memory, op.ranges(), lo);
                 updated(op, slot);
-                return new MasterMessage.RmaDone(origin, "", ByteBuffer.allocate(0));
+                return applied(origin, ByteBuffer.allocate(0));
             case GET:
-                return new MasterMessage.RmaDone(origin, "", gather(memory, op.ranges(), lo, n).flip());
+                return applied(origin, gather(memory, op.ranges(), lo, n).flip());
             default:
                 break;
         }
@@ -137,7 +176,7 @@ final class WindowTargets {
                 updated(op, slot);
             }
             ByteBuffer result = op.kind().returnsData() ? before : ByteBuffer.allocate(0);
-            return new MasterMessage.RmaDone(origin, "", result);
+            return applied(origin, result);
         } finally {
             WindowControl.unlock(slot, 0);
         }
@@ -176,7 +215,11 @@ final class WindowTargets {
         return out;
     }
 
+    private static MasterMessage.RmaDone applied(int origin, ByteBuffer before) {
+        return new MasterMessage.RmaDone(origin, RmaRequest.Outcome.APPLIED, "", before);
+    }
+
     private static MasterMessage.RmaDone failed(int origin, String why) {
-        return new MasterMessage.RmaDone(origin, why, ByteBuffer.allocate(0));
+        return new MasterMessage.RmaDone(origin, RmaRequest.Outcome.FAILED, why, ByteBuffer.allocate(0));
     }
 }

@@ -53,8 +53,10 @@ class MasterMessageTest {
         assertEquals(op.segmentFile(), back.op().segmentFile());
         assertEquals(op.data(), back.op().data());
         MasterMessage.RmaDone done = assertInstanceOf(MasterMessage.RmaDone.class, MasterMessage.decode(
-                new MasterMessage.RmaDone(3, "", ByteBuffer.wrap(new byte[] {5, 6})).encode()));
-        assertEquals(new MasterMessage.RmaDone(3, "", ByteBuffer.wrap(new byte[] {5, 6})), done);
+                new MasterMessage.RmaDone(3, io.bdmpi.protocol.RmaRequest.Outcome.APPLIED, "", ByteBuffer.wrap(new byte[] {5, 6}))
+                        .encode()));
+        assertEquals(new MasterMessage.RmaDone(3, io.bdmpi.protocol.RmaRequest.Outcome.APPLIED, "",
+                ByteBuffer.wrap(new byte[] {5, 6})), done);
         for (MasterMessage m : new MasterMessage[] {new MasterMessage.LockRequest(9, 2, true, 5),
                 new MasterMessage.LockGranted(5), new MasterMessage.Unlock(9, 2, 5)}) {
             assertEquals(m, MasterMessage.decode(m.encode()));

@@ -9,6 +9,7 @@ import io.bdmpi.tests.support.JobRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 
@@ -48,6 +49,21 @@ class WindowsTest {
     @Test
     void aRankThatDiesWithWindowsLeavesNoFile() {
         JobResult r = JobRunner.job(WindowCrash.class).ranks(3).running(1).args("halt").run();
+        r.assertFailed();
+        Expect.that(r, !r.stderrContaining("rank 1 \\(pid \\d+\\) exited with status 3 before MPI_Finalize").isEmpty(),
+                "the dead rank is not named");
+        Expect.that(r, r.stdout().stream().noneMatch(l -> l.contains("UNEXPECTED")), "a rank went on");
+    }
+
+    /**
+     * On two nodes, whose ranks have put into the other node's windows, a rank that dies ends the
+     * job on both nodes, and no window file is left on either.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @EnumSource(MpiAbi.class)
+    void aRankThatDiesWithWindowsOverTwoNodesLeavesNoFile(MpiAbi mpi) {
+        JobResult r = JobRunner.job(WindowCrash.class).nodes(2).ranks(2).running(1).mpi(mpi).args("halt")
+                .timeout(Duration.ofSeconds(120)).run();
         r.assertFailed();
         Expect.that(r, !r.stderrContaining("rank 1 \\(pid \\d+\\) exited with status 3 before MPI_Finalize").isEmpty(),
                 "the dead rank is not named");

@@ -77,6 +77,7 @@ public final class Windows {
         everyOperator(comm);
         compareAndSwap(comm);
         requests(comm);
+        dynamic(comm);
         if (multiNode) {
             comm = BDMPI.COMM_NODE;
         }
@@ -609,6 +610,75 @@ public final class Windows {
         win.free();
     }
 
+    /**
+     * A dynamic window: each rank attaches a plain buffer of 4 ints (displacements 0 to 15), then a
+     * view of an off-heap array of 4 ints (16 to 31, used in place); under fences each puts into
+     * both regions of its right neighbour; all add into rank 0's second region under lockAll
+     * (exact sum); an access across the two regions or past them is ERR_RMA_RANGE; after the first
+     * region is detached (a fence tells the others), an access to it is ERR_RMA_RANGE and the
+     * second keeps its displacements.
+     */
+    private static void dynamic(Intracomm comm) throws MPIException {
+        int rank = comm.getRank();
+        int size = comm.getSize();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        Win win = new Win(MPI.INFO_NULL, comm);
+        IntBuffer plain = MPI.newIntBuffer(4);
+        ByteArray array = null;
+        try {
+            array = OutOfCore.store().bytes("dynamic", 16, Residency.NONE);
+        } catch (IOException e) {
+            throw new AssertionError("rank " + rank + ": no off-heap array: " + e);
+        }
+        IntBuffer mapped = array.chunkView(0).order(ByteOrder.nativeOrder()).asIntBuffer();
+        win.attach(plain, 4);
+        win.attach(mapped, 4);
+        win.fence(0);
+        IntBuffer two = MPI.newIntBuffer(2).put(0, 100 + rank).put(1, 200 + rank);
+        win.put(two, 2, MPI.INT, right, 4, 2, MPI.INT); // bytes 4..11 of the plain buffer
+        win.put(two, 2, MPI.INT, right, 20, 2, MPI.INT); // bytes 20..27: ints 1 and 2 of the array
+        win.fence(0);
+        equal(100 + left, plain.get(1), "dynamic: plain region, int 1 from rank " + left);
+        equal(200 + left, plain.get(2), "dynamic: plain region, int 2 from rank " + left);
+        equal(100 + left, mapped.get(1), "dynamic: off-heap region, int 1 from rank " + left);
+        equal(200 + left, mapped.get(2), "dynamic: off-heap region, int 2 from rank " + left);
+        win.fence(MPI.MODE_NOSUCCEED);
+
+        win.lockAll(0);
+        IntBuffer add = MPI.newIntBuffer(1).put(0, rank + 1);
+        IntBuffer old = MPI.newIntBuffer(1);
+        for (int i = 0; i < K; i++) {
+            win.getAccumulate(add, 1, MPI.INT, old, 1, MPI.INT, 0, 28, 1, MPI.INT, MPI.SUM);
+        }
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        expectError(MPI.ERR_RMA_RANGE, () -> win.get(two, 2, MPI.INT, right, 12, 2, MPI.INT),
+                "dynamic: a get across two regions");
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(two, 1, MPI.INT, right, 32, 1, MPI.INT),
+                "dynamic: a put past the regions");
+        win.unlockAll();
+        comm.barrier();
+        if (rank == 0) {
+            win.sync();
+            equal((long) K * size * (size + 1) / 2, mapped.get(3), "dynamic: exact sum of the getAccumulates");
+        }
+        win.detach(plain);
+        expectError(MPI.ERR_RMA_ATTACH, () -> win.detach(plain), "dynamic: detach of a detached buffer");
+        win.fence(0);
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(two, 1, MPI.INT, right, 4, 1, MPI.INT),
+                "dynamic: a put into a detached region");
+        win.put(two, 1, MPI.INT, right, 16, 1, MPI.INT);
+        win.fence(MPI.MODE_NOSUCCEED);
+        equal(100 + left, mapped.get(0), "dynamic: the region after a hole keeps its displacements");
+        win.setErrhandler(MPI.ERRORS_ARE_FATAL);
+        win.free();
+        try {
+            OutOfCore.store().delete("dynamic");
+        } catch (IOException e) {
+            throw new AssertionError("rank " + rank + ": " + e);
+        }
+    }
+
     private static void shared(Intracomm comm) throws MPIException {
         int rank = comm.getRank();
         int size = comm.getSize();
@@ -656,7 +726,8 @@ public final class Windows {
         expectError(MPI.ERR_RANK, () -> win.lock(MPI.LOCK_SHARED, size, 0), "lock of rank size");
         Win dynamic = new Win(MPI.INFO_NULL, comm);
         dynamic.setErrhandler(MPI.ERRORS_RETURN);
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> dynamic.attach(x, 4), "attach");
+        expectError(MPI.ERR_SIZE, () -> dynamic.attach(x, 5), "attach of more than the buffer");
+        expectError(MPI.ERR_RMA_ATTACH, () -> dynamic.detach(x), "detach of a buffer never attached");
         expectError(MPI.ERR_RMA_FLAVOR, () -> dynamic.sharedQuery(0), "sharedQuery on a dynamic window");
         expectError(MPI.ERR_RMA_FLAVOR, () -> win.attach(x, 4), "attach to a window that is not dynamic");
         dynamic.free();
