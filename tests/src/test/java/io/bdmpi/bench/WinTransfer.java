@@ -32,7 +32,9 @@ public final class WinTransfer {
         int ops = Integer.parseInt(args[3]);
         int counter = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         int rank = MPI.COMM_WORLD.getRank();
-        Win win = new Win(rank == 1 ? windowBytes : 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newByteBuffer(0),
+        // Rank 1's counter follows the bytes the puts fill.
+        int counterDisp = counter == 1 ? windowBytes : 0;
+        Win win = new Win(rank == 1 ? windowBytes + 8 : 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newByteBuffer(0),
                 Win.FLAVOR_PRIVATE);
         MPI.COMM_WORLD.barrier();
         if (rank == 0) {
@@ -55,14 +57,14 @@ public final class WinTransfer {
             win.lockAll(0);
             start = MPI.wtime();
             for (int i = 0; i < ops; i++) {
-                win.fetchAndOp(one, old, MPI.LONG, counter, 0, MPI.SUM);
+                win.fetchAndOp(one, old, MPI.LONG, counter, counterDisp, MPI.SUM);
             }
             double fop = MPI.wtime() - start;
             win.unlockAll();
             start = MPI.wtime();
             for (int i = 0; i < ops / 10; i++) {
                 win.lock(MPI.LOCK_EXCLUSIVE, counter, 0);
-                win.fetchAndOp(one, old, MPI.LONG, counter, 0, MPI.SUM);
+                win.fetchAndOp(one, old, MPI.LONG, counter, counterDisp, MPI.SUM);
                 win.unlock(counter);
             }
             double fopLock = MPI.wtime() - start;
