@@ -240,8 +240,12 @@ public final class Win implements Freeable {
             rankOfWorld.put(world[r], r);
         }
         Setup setup;
+        Residency regionResidency;
         try {
             setup = setUp(call, env, base, (int) bytes, dispUnit * element);
+            // A dynamic window's regions take their residency from the window's info, which
+            // setUp checked with the others' (a bad value fails every member).
+            regionResidency = flavor == Flavor.DYNAMIC ? residency(call) : null;
         } catch (MPIException e) {
             c.free();
             throw user.handle(e);
@@ -267,11 +271,7 @@ public final class Win implements Freeable {
                 files[r] = control.resolveSibling(control.getFileName().toString().replace(".control", "-r" + r + ".regions"));
             }
             String prefix = controlFile.getFileName().toString().replace(".control", "-a");
-            try {
-                dynamic = new WinRegions(files, rank, prefix, residency(call));
-            } catch (MPIException e) {
-                throw user.handle(e);
-            }
+            dynamic = new WinRegions(files, rank, prefix, regionResidency);
         }
         this.regions = dynamic;
         try {
@@ -325,6 +325,9 @@ public final class Win implements Freeable {
         try {
             ArrayStore store = Session.runtime().arrays();
             ArrayStore.Location in = base != null && flavor == Flavor.CREATE ? store.locate(base, bytes) : null;
+            if (flavor == Flavor.DYNAMIC) {
+                residency(call);
+            }
             if (bytes == 0) {
                 address = base != null && flavor == Flavor.CREATE ? Libc.address(base) : 0;
             } else if (in != null) {
