@@ -4,8 +4,11 @@ import io.bdmpi.ooc.ArrayStore;
 import io.bdmpi.ooc.ByteArray;
 import io.bdmpi.ooc.Libc;
 import io.bdmpi.ooc.Residency;
+import io.bdmpi.protocol.ElementType;
+import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
+import io.bdmpi.protocol.RmaRequest;
 import io.bdmpi.slave.SlaveEnvironment;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -32,15 +35,19 @@ import java.util.Map;
  * A window of memory that the members of a communicator read and write in each other's
  * memory (one-sided communication, MPI's RMA), as in Open MPI's Java bindings.
  *
- * <p><b>Where the memory is.</b> The members of a window are slaves of one node, and each
- * member's part (its segment) is a shared mapping of a file in the job's work directory, mapped by
- * every member: a put, get or accumulate is a copy between the origin's buffer and the target's
- * mapping, done by the origin and complete when the call returns. A segment the library makes
- * (allocated and shared windows, and the public copy of a window over a plain buffer) is an
- * off-heap byte array of its owner's {@link OutOfCore} store: released when the owner parks in a
- * blocking call, and brought back page by page as it is touched (residency {@code LAZY}; the info
- * key {@code bdmpi_residency} chooses another). A window created over a buffer that already is
- * such a mapping (a view of an off-heap array) is used in place. Window files go with the job.
+ * <p><b>Where the memory is.</b> Each member's part (its segment) is a shared mapping of a file
+ * in its node's work directory, mapped by every member of that node: a put, get or accumulate on
+ * a member of the origin's node is a copy between the origin's buffer and the target's mapping,
+ * done by the origin and complete when the call returns. On a member of another node, the
+ * origin's master sends the operation (the origin's packed data and the target's byte ranges) to
+ * the master of the target's node, which maps the target's part and applies it, and the origin is
+ * parked until the answer is back: complete at the target when the call returns too. A segment
+ * the library makes (allocated and shared windows, and the public copy of a window over a plain
+ * buffer) is an off-heap byte array of its owner's {@link OutOfCore} store: released when the
+ * owner parks in a blocking call, and brought back page by page as it is touched (residency
+ * {@code LAZY}; the info key {@code bdmpi_residency} chooses another). A window created over a
+ * buffer that already is such a mapping (a view of an off-heap array) is used in place. Window
+ * files go with the job.
  *
  * <p><b>Windows over the program's buffer.</b> A window created over any other direct buffer
  * follows MPI's separate memory model: the buffer is the private copy and the mapping the public
@@ -53,23 +60,21 @@ import java.util.Map;
  * not store into the buffer during an epoch in which others update it.
  *
  * <p><b>Synchronization.</b> {@code fence} is a barrier of the window's members. Post, start,
- * complete and wait are messages between the pairs. {@code lock} asks the node's master, which owns
- * every window lock of the node: a rank waiting for a lock is parked like in any blocking call, so
- * a lock held by a parked rank never stops the node, and the deadlock detection sees the waiters.
- * Accumulates ({@code accumulate}, {@code getAccumulate}, {@code fetchAndOp},
- * {@code compareAndSwap}) are atomic per target with every predefined operator, and with each
- * other.
+ * complete and wait are messages between the pairs. {@code lock} asks the master of the target's
+ * node, which owns the window locks of its node's members: a rank waiting for a lock is parked
+ * like in any blocking call, so a lock held by a parked rank never stops a node, and the deadlock
+ * detection sees the waiters. Accumulates ({@code accumulate}, {@code getAccumulate},
+ * {@code fetchAndOp}, {@code compareAndSwap}) are atomic per target with every predefined
+ * operator, and with each other, from whichever node.
  *
  * <p><b>Differences.</b> Every buffer must be direct ({@code IllegalArgumentException} for the
  * origin, {@code MPI.ERR_BUFFER} for result and compare buffers, which Open MPI does not check).
  * A flavor other than {@code FLAVOR_PRIVATE} and {@code FLAVOR_SHARED} is {@code MPI.ERR_ARG}
  * (Open MPI silently makes no window). A rank's segment holds at most 1 GiB
- * ({@code MPI.ERR_SIZE}). A window may span nodes: its fences and post/start/complete/wait
- * synchronize all members, but a rank's part is a file of its own node and the masters do not
- * carry one-sided operations between nodes, so an operation, {@code lock} or {@code sharedQuery}
- * on a member of another node raises {@code MPI.ERR_UNSUPPORTED_OPERATION} ({@code lockAll}
- * locks the members of the caller's node). Dynamic windows ({@link #Win(Info, Comm)}) have no memory and refuse
- * {@link #attach}: their displacements would be addresses, which Java cannot name here.
+ * ({@code MPI.ERR_SIZE}). {@link #sharedQuery} of a member of another node is
+ * {@code MPI.ERR_RMA_SHARED}: only one node's parts are shared memory. A dynamic window's
+ * displacements ({@link #Win(Info, Comm)}, {@link #attach}) are byte offsets into the
+ * concatenation of the target's attached regions, not addresses, which Java cannot name.
  * {@link #sharedQuery} (MPI_Win_shared_query, missing from Open MPI's Java bindings) is an
  * extension.
  */
@@ -92,6 +97,8 @@ public final class Win implements Freeable {
     /** A tag no message of the window's communicator carries: polled while an atomic lock is held elsewhere. */
     private static final int TAG_NONE = 3;
     private static final int LOCK_NOCHECK = 4;
+    /** Largest piece of an operation on another node's member: one message between the masters. */
+    private static final int REMOTE_PIECE_BYTES = 1 << 20;
     private static final ByteBuffer NOTHING = ByteBuffer.allocateDirect(0);
 
     private enum Flavor { CREATE, ALLOCATE, SHARED, DYNAMIC }
@@ -106,6 +113,8 @@ public final class Win implements Freeable {
     private final Buffer privateCopy;
     /** Whether some member keeps a private copy: a fence then reconciles between two barriers. */
     private final boolean anyPrivateCopy;
+    /** A dynamic window's attached memory, or null for the other flavors. */
+    private final WinRegions regions;
     /** This rank's off-heap array holding its segment, deleted with the window, or null. */
     private final String arrayName;
     private final Path controlFile;
@@ -177,8 +186,8 @@ public final class Win implements Freeable {
 
     /**
      * Creates a dynamic window (MPI_Win_create_dynamic), collective over {@code comm}: a window
-     * with no memory. Synchronization works on it; {@link #attach} is refused (see the class
-     * comment).
+     * with no memory until each rank {@link #attach}es some; its displacements are byte offsets
+     * into a rank's attached regions (see {@link #attach}).
      *
      * @param info hints ({@code MPI.INFO_NULL} for none)
      * @param comm the intracommunicator whose members share the window
@@ -231,15 +240,20 @@ public final class Win implements Freeable {
             rankOfWorld.put(world[r], r);
         }
         Setup setup;
+        Residency regionResidency;
         try {
             setup = setUp(call, env, base, (int) bytes, dispUnit * element);
+            // A dynamic window's regions take their residency from the window's info, which
+            // setUp checked with the others' (a bad value fails every member).
+            regionResidency = flavor == Flavor.DYNAMIC ? residency(call) : null;
         } catch (MPIException e) {
             c.free();
             throw user.handle(e);
         }
         this.memory = setup.memory;
         this.privateCopy = setup.privateCopy;
-        this.anyPrivateCopy = setup.anyPrivateCopy;
+        // A dynamic window's regions may have private copies, attached at any time.
+        this.anyPrivateCopy = setup.anyPrivateCopy || flavor == Flavor.DYNAMIC;
         this.arrayName = setup.arrayName;
         this.controlFile = setup.controlFile;
         this.baseAddress = setup.baseAddress;
@@ -249,6 +263,17 @@ public final class Win implements Freeable {
         if (flavor == Flavor.ALLOCATE || flavor == Flavor.SHARED) {
             writeAddress(base, baseAddress);
         }
+        WinRegions dynamic = null;
+        if (flavor == Flavor.DYNAMIC) {
+            Path[] files = new Path[this.size];
+            for (int r = 0; r < this.size; r++) {
+                Path control = Path.of(memory.segment(r).control());
+                files[r] = control.resolveSibling(control.getFileName().toString().replace(".control", "-r" + r + ".regions"));
+            }
+            String prefix = controlFile.getFileName().toString().replace(".control", "-a");
+            dynamic = new WinRegions(files, rank, prefix, regionResidency);
+        }
+        this.regions = dynamic;
         try {
             c.barrier(); // every member mapped and published before any access
         } catch (MPIException e) {
@@ -294,22 +319,26 @@ public final class Win implements Freeable {
         String array = null;
         Buffer privateBuffer = null;
         ByteBuffer own = null;
-        WinMemory.Segment mine = new WinMemory.Segment("", 0, 0, dispUnitBytes);
+        WinMemory.Segment mine = new WinMemory.Segment("", 0, 0, dispUnitBytes, control.toString());
         long address = 0;
         String failure = null;
         try {
             ArrayStore store = Session.runtime().arrays();
             ArrayStore.Location in = base != null && flavor == Flavor.CREATE ? store.locate(base, bytes) : null;
+            if (flavor == Flavor.DYNAMIC) {
+                residency(call);
+            }
             if (bytes == 0) {
                 address = base != null && flavor == Flavor.CREATE ? Libc.address(base) : 0;
             } else if (in != null) {
-                mine = new WinMemory.Segment(in.file().toString(), in.offset(), bytes, dispUnitBytes);
+                mine = new WinMemory.Segment(in.file().toString(), in.offset(), bytes, dispUnitBytes,
+                        control.toString());
                 address = Libc.address(base);
             } else {
                 array = "win-" + Long.toHexString(token[0]);
                 ByteArray a = store.bytes(array, bytes, residency(call));
                 own = WinMemory.view(a);
-                mine = new WinMemory.Segment(a.file().toString(), 0, bytes, dispUnitBytes);
+                mine = new WinMemory.Segment(a.file().toString(), 0, bytes, dispUnitBytes, control.toString());
                 if (flavor == Flavor.CREATE) {
                     privateBuffer = base;
                     address = Libc.address(base);
@@ -362,17 +391,9 @@ public final class Win implements Freeable {
         return true;
     }
 
-    /**
-     * Refuses an operation on a member of another node: its part of the window is a file of that
-     * node, and the masters do not carry one-sided operations between nodes.
-     */
-    private void checkSameNode(String call, int target) throws MPIException {
-        if (nodeOf[target] != nodeOf[rank]) {
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": rank " + target + " of the window is on node "
-                    + nodeOf[target] + " and this rank on node " + nodeOf[rank] + "; a window's part lives in the memory"
-                    + " of its owner's node, and the masters do not carry one-sided operations between nodes: target"
-                    + " only the ranks of this node (fence, post/start/complete/wait work over every member)");
-        }
+    /** Whether window rank {@code target} runs on another node: its part is reached through the masters. */
+    private boolean remote(int target) {
+        return nodeOf[target] != nodeOf[rank];
     }
 
     private Residency residency(String call) throws MPIException {
@@ -461,7 +482,8 @@ public final class Win implements Freeable {
      * @param targetCount items at the target
      * @param targetType  their type
      * @throws MPIException ERR_RMA_SYNC outside an access epoch to the target, ERR_RANK, ERR_DISP,
-     *                      ERR_RMA_RANGE past the target's part, ERR_TYPE, ERR_COUNT, ERR_BUFFER
+     *                      ERR_RMA_RANGE past the target's part, ERR_TYPE, ERR_COUNT, ERR_BUFFER; ERR_WIN
+     *                      when the master of the target's node cannot apply it
      * @throws IllegalArgumentException if {@code origin} is not direct, or the types have different base types
      */
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
@@ -614,7 +636,7 @@ public final class Win implements Freeable {
             throws MPIException {
         boolean isLong = type == MPI.LONG && origin instanceof LongBuffer && result instanceof LongBuffer;
         boolean isInt = type == MPI.INT && origin instanceof IntBuffer && result instanceof IntBuffer;
-        if (op != MPI.SUM || !(isLong || isInt) || !result.isDirect() || result.isReadOnly()
+        if (remote(target) || op != MPI.SUM || !(isLong || isInt) || !result.isDirect() || result.isReadOnly()
                 || origin.capacity() < 1 || result.capacity() < 1) {
             return false;
         }
@@ -665,6 +687,15 @@ public final class Win implements Freeable {
             int n = BufferAccess.byteLength(call, origin, 1, targetType, false);
             BufferAccess.byteLength(call, compareAddr, 1, targetType, false);
             BufferAccess.byteLength(call, resultAddr, 1, targetType, true);
+            if (remote(targetRank)) {
+                int[] ranges = ranges(call, targetRank, targetDisp, 1, targetType);
+                ByteBuffer both = staging(call, 2 * n, true);
+                BufferAccess.pack(origin, 1, targetType, both);
+                BufferAccess.pack(compareAddr, 1, targetType, both);
+                BufferAccess.unpack(remoteOp(call, RmaRequest.Kind.COMPARE_AND_SWAP, targetRank, ranges, both.flip(),
+                        (byte) 0, targetType.element), resultAddr, targetType);
+                return;
+            }
             ByteBuffer target = targetView(call, targetRank, targetDisp, 1, targetType);
             memory.lockAtomic(targetRank, this::stalled);
             try {
@@ -777,6 +808,15 @@ public final class Win implements Freeable {
     private void doPut(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                        int targetCount, Datatype targetType) throws MPIException {
         int n = matchingBytes(call, origin, orgCount, orgType, targetCount, targetType, false);
+        if (remote(targetRank)) {
+            int[] ranges = ranges(call, targetRank, targetDisp, targetCount, targetType);
+            if (n > 0) {
+                ByteBuffer st = staging(call, n, true);
+                BufferAccess.pack(origin, orgCount, orgType, st);
+                remoteOp(call, RmaRequest.Kind.PUT, targetRank, ranges, st.flip(), (byte) 0, ElementType.NONE);
+            }
+            return;
+        }
         ByteBuffer target = targetView(call, targetRank, targetDisp, targetCount, targetType);
         if (n == 0) {
             return;
@@ -794,6 +834,14 @@ public final class Win implements Freeable {
     private void doGet(String call, Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                        int targetCount, Datatype targetType) throws MPIException {
         int n = matchingBytes(call, origin, orgCount, orgType, targetCount, targetType, true);
+        if (remote(targetRank)) {
+            int[] ranges = ranges(call, targetRank, targetDisp, targetCount, targetType);
+            if (n > 0) {
+                BufferAccess.unpack(remoteOp(call, RmaRequest.Kind.GET, targetRank, ranges, NOTHING, (byte) 0,
+                        ElementType.NONE), origin, orgType);
+            }
+            return;
+        }
         ByteBuffer target = targetView(call, targetRank, targetDisp, targetCount, targetType);
         if (n == 0) {
             return;
@@ -844,6 +892,26 @@ public final class Win implements Freeable {
                         + ") does not match the target data (" + targetCount + " of " + targetType + ")");
             }
         }
+        if (remote(targetRank)) {
+            int[] ranges = ranges(call, targetRank, targetDisp, targetCount, targetType);
+            if (n == 0) {
+                return;
+            }
+            ByteBuffer data = NOTHING;
+            if (!noOp) {
+                data = staging(call, n, true);
+                BufferAccess.pack(origin, orgCount, orgType, data);
+                data.flip();
+            }
+            byte code = noOp ? RmaRequest.NO_OP : replace ? RmaRequest.REPLACE : wire.code;
+            ElementType element = targetType.element == null ? ElementType.NONE : targetType.element;
+            ByteBuffer before = remoteOp(call, result != null ? RmaRequest.Kind.GET_ACCUMULATE : RmaRequest.Kind.ACCUMULATE,
+                    targetRank, ranges, data, code, element);
+            if (result != null) {
+                BufferAccess.unpack(before, result, resultType);
+            }
+            return;
+        }
         ByteBuffer target = targetView(call, targetRank, targetDisp, targetCount, targetType);
         if (n == 0) {
             return;
@@ -888,7 +956,30 @@ public final class Win implements Freeable {
 
     /** The target's memory from {@code disp} units on, after checking that {@code count} items fit. */
     private ByteBuffer targetView(String call, int target, int disp, int count, Datatype type) throws MPIException {
-        checkSameNode(call, target);
+        long start = checkRange(call, target, disp, count, type);
+        try {
+            if (regions != null) {
+                long end = count == 0 ? start : start + (long) (count - 1) * type.map.extent + type.map.trueUb;
+                ByteBuffer v = regions.view(target, start, end);
+                if (v == null) {
+                    throw MPIException.of(MPI.ERR_RMA_RANGE, call + ": bytes " + start + " to " + end + " of rank "
+                            + target + " lie in no region attached to the dynamic window");
+                }
+                return v;
+            }
+            ByteBuffer m = memory.memory(target);
+            return m.position((int) Math.min(start, m.capacity())).slice().order(ByteOrder.nativeOrder());
+        } catch (IOException e) {
+            throw MPIException.of(MPI.ERR_WIN, call + ": cannot map rank " + target + "'s part of the window: " + e);
+        }
+    }
+
+    /**
+     * Checks that {@code count} items of {@code type} at {@code disp} units fit the target's part
+     * (for a dynamic window, only that they start at or after displacement 0: which region holds
+     * them is found later); returns the first byte.
+     */
+    private long checkRange(String call, int target, int disp, int count, Datatype type) throws MPIException {
         Datatype.checkUsable(call, type);
         if (disp < 0) {
             throw MPIException.of(MPI.ERR_DISP, call + ": negative target displacement " + disp);
@@ -899,17 +990,117 @@ public final class Win implements Freeable {
             TypeMap map = type.map;
             long first = start + map.trueLb;
             long end = start + (long) (count - 1) * map.extent + map.trueUb;
-            if (map.trueLb < 0 || first < 0 || end > s.bytes()) {
+            if (map.trueLb < 0 || first < 0 || regions == null && end > s.bytes()) {
                 throw MPIException.of(MPI.ERR_RMA_RANGE, call + ": " + count + " of " + type + " at displacement " + disp
                         + " (byte " + start + ") reach past rank " + target + "'s " + s.bytes() + " bytes of the window");
             }
         }
-        try {
-            ByteBuffer m = memory.memory(target);
-            return m.position((int) Math.min(start, m.capacity())).slice().order(ByteOrder.nativeOrder());
-        } catch (IOException e) {
-            throw MPIException.of(MPI.ERR_WIN, call + ": cannot map rank " + target + "'s part of the window: " + e);
+        return start;
+    }
+
+    /**
+     * The bytes of the target's part that {@code count} items of {@code type} at {@code disp} units
+     * cover, in the order of the packed data, as (offset, length) pairs, adjacent runs merged: what
+     * the target's master needs to apply an operation without knowing the datatype.
+     */
+    private int[] ranges(String call, int target, int disp, int count, Datatype type) throws MPIException {
+        long start = checkRange(call, target, disp, count, type);
+        TypeMap map = type.map;
+        int[] out = new int[8];
+        int n = 0;
+        for (int i = 0; i < count; i++) {
+            for (int j = 0; j < map.segments(); j++) {
+                int at = (int) (start + (long) i * map.extent + map.offset(j));
+                int length = map.length(j);
+                if (length == 0) {
+                    continue;
+                }
+                if (n > 0 && out[n - 2] + out[n - 1] == at) {
+                    out[n - 1] += length;
+                } else {
+                    if (n == out.length) {
+                        out = java.util.Arrays.copyOf(out, 2 * n);
+                    }
+                    out[n++] = at;
+                    out[n++] = length;
+                }
+            }
         }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /**
+     * Has the master of the target's node apply an operation to its part, in pieces of at most
+     * {@link #REMOTE_PIECE_BYTES} (cut between elements; MPI makes accumulates atomic per element),
+     * and waits, parked, for each: the operation is complete at the target when this returns.
+     *
+     * @param data the packed origin data from its position: the ranges' bytes, or none (get, a
+     *             NO_OP accumulate), or the new value then the compared one (compare-and-swap)
+     * @return the target's bytes before the operation, packed, for the kinds that return them; else null
+     */
+    private ByteBuffer remoteOp(String call, RmaRequest.Kind kind, int target, int[] ranges, ByteBuffer data, byte op,
+                                ElementType element) throws MPIException {
+        WinMemory.Segment s = memory.segment(target);
+        int total = 0;
+        for (int i = 1; i < ranges.length; i += 2) {
+            total += ranges[i];
+        }
+        ByteBuffer result = kind.returnsData() ? staging(call, total, false) : null;
+        int unit = Math.max(1, element.size);
+        int limit = kind == RmaRequest.Kind.COMPARE_AND_SWAP ? total : REMOTE_PIECE_BYTES - REMOTE_PIECE_BYTES % unit;
+        boolean carriesData = data.remaining() > 0;
+        int done = 0;
+        int r = 0;
+        int inRange = 0;
+        while (done < total) {
+            int[] piece = new int[8];
+            int p = 0;
+            int bytes = 0;
+            while (bytes < limit && r < ranges.length) {
+                int take = Math.min(ranges[r + 1] - inRange, limit - bytes);
+                if (p == piece.length) {
+                    piece = java.util.Arrays.copyOf(piece, 2 * p);
+                }
+                piece[p++] = ranges[r] + inRange;
+                piece[p++] = take;
+                bytes += take;
+                inRange += take;
+                if (inRange == ranges[r + 1]) {
+                    r += 2;
+                    inRange = 0;
+                }
+            }
+            ByteBuffer slice = !carriesData ? NOTHING : kind == RmaRequest.Kind.COMPARE_AND_SWAP ? data
+                    : data.duplicate().position(data.position() + done).limit(data.position() + done + bytes);
+            RmaRequest request = regions != null
+                    ? new RmaRequest(kind, nodeOf[target], regions.file(target).toString(), RmaRequest.DYNAMIC, 0,
+                            s.control(), target, true, op, element, java.util.Arrays.copyOf(piece, p), slice)
+                    : new RmaRequest(kind, nodeOf[target], s.path(), s.offset(), s.bytes(), s.control(), target,
+                            anyPrivateCopy, op, element, java.util.Arrays.copyOf(piece, p), slice);
+            MasterReply.RmaResult answer;
+            try {
+                answer = Session.runtime().winRma(request);
+            } catch (IOException e) {
+                throw Errors.transport(call, e);
+            }
+            if (answer.outcome() == RmaRequest.Outcome.OUT_OF_RANGE) {
+                throw MPIException.of(MPI.ERR_RMA_RANGE, call + ": rank " + target + " (node " + nodeOf[target] + "): "
+                        + answer.error());
+            }
+            if (answer.outcome() != RmaRequest.Outcome.APPLIED) {
+                throw MPIException.of(MPI.ERR_WIN, call + ": node " + nodeOf[target] + " could not apply the operation to"
+                        + " rank " + target + "'s part of the window: " + answer.error());
+            }
+            if (result != null) {
+                if (answer.data().remaining() != bytes) {
+                    throw MPIException.of(MPI.ERR_INTERN, call + ": node " + nodeOf[target] + " returned "
+                            + answer.data().remaining() + " bytes for " + bytes);
+                }
+                result.put(answer.data());
+            }
+            done += bytes;
+        }
+        return result == null ? null : result.flip();
     }
 
     private ByteBuffer staging(String call, int bytes, boolean first) {
@@ -1109,7 +1300,7 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": an exposure epoch is already open");
             }
             int[] origins = ranksOf(call, group);
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, true);
             }
             fenceEpoch = false;
@@ -1178,14 +1369,14 @@ public final class Win implements Freeable {
         posted = null;
         completions = null;
         VarHandle.fullFence();
-        if (privateCopy != null) {
+        if (keepsPrivateCopy()) {
             reconcile(call, false);
         }
     }
 
     /**
      * Opens a passive-target epoch on rank {@code rank} (MPI_Win_lock): waits, parked, until this
-     * rank holds the target's lock, which the node's master grants.
+     * rank holds the target's lock, which the master of the target's node grants.
      *
      * @param lockType  {@code MPI.LOCK_EXCLUSIVE} or {@code MPI.LOCK_SHARED}
      * @param rank      the target
@@ -1208,11 +1399,10 @@ public final class Win implements Freeable {
             if (lockAll || locks[rank] != 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is already locked by this rank");
             }
-            checkSameNode(call, rank);
             acquire(call, rt, rank, lockType == MPI.LOCK_EXCLUSIVE, (assertion & MPI.MODE_NOCHECK) != 0);
             locks[rank] = lockType | ((assertion & MPI.MODE_NOCHECK) != 0 ? LOCK_NOCHECK : 0);
             lockedTargets++;
-            if (rank == this.rank && privateCopy != null) {
+            if (rank == this.rank && keepsPrivateCopy()) {
                 reconcile(call, false);
             }
         } catch (MPIException e) {
@@ -1236,7 +1426,7 @@ public final class Win implements Freeable {
             if (lockAll || locks[rank] == 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is not locked by this rank");
             }
-            if (rank == this.rank && privateCopy != null) {
+            if (rank == this.rank && keepsPrivateCopy()) {
                 reconcile(call, (locks[rank] & MPI.LOCK_EXCLUSIVE) != 0);
             }
             release(call, rt, rank, (locks[rank] & LOCK_NOCHECK) != 0);
@@ -1263,15 +1453,13 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": a lock epoch is already open");
             }
             boolean noCheck = (assertion & MPI.MODE_NOCHECK) != 0;
-            // In rank order, as every lockAll does: two of them never wait for each other. The
-            // members of other nodes cannot be accessed from here, so their locks are not asked for.
+            // In rank order, as every lockAll does: two of them never wait for each other.
             for (int r = 0; r < size; r++) {
-                boolean skip = noCheck || nodeOf[r] != nodeOf[this.rank];
-                acquire(call, rt, r, false, skip);
-                locks[r] = MPI.LOCK_SHARED | (skip ? LOCK_NOCHECK : 0);
+                acquire(call, rt, r, false, noCheck);
+                locks[r] = MPI.LOCK_SHARED | (noCheck ? LOCK_NOCHECK : 0);
             }
             lockAll = true;
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, false);
             }
         } catch (MPIException e) {
@@ -1292,7 +1480,7 @@ public final class Win implements Freeable {
             if (!lockAll) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no lockAll epoch is open");
             }
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, false);
             }
             for (int r = 0; r < size; r++) {
@@ -1309,7 +1497,7 @@ public final class Win implements Freeable {
             throws MPIException {
         if (!noCheck) {
             try {
-                rt.winLock(comm.commId, target, exclusive);
+                rt.winLock(comm.commId, target, exclusive, nodeOf[target]);
             } catch (IOException e) {
                 throw Errors.transport(call, e);
             }
@@ -1320,7 +1508,7 @@ public final class Win implements Freeable {
         VarHandle.fullFence();
         if (!noCheck) {
             try {
-                rt.winUnlock(comm.commId, target);
+                rt.winUnlock(comm.commId, target, nodeOf[target]);
             } catch (IOException e) {
                 throw Errors.transport(call, e);
             }
@@ -1329,7 +1517,8 @@ public final class Win implements Freeable {
 
     /**
      * Completes this rank's operations to {@code targetRank} at origin and target (MPI_Win_flush).
-     * Operations here are complete when they return, so this only orders memory.
+     * Operations here are complete at the target when they return (on another node too: the
+     * origin waits for the target's master to apply each), so this only orders memory.
      *
      * @param targetRank the target
      * @throws MPIException ERR_RMA_SYNC outside a lock epoch on the target; ERR_RANK
@@ -1397,7 +1586,7 @@ public final class Win implements Freeable {
         try {
             checkOpen(call);
             VarHandle.fullFence();
-            if (privateCopy != null) {
+            if (keepsPrivateCopy()) {
                 reconcile(call, true);
             }
         } catch (MPIException e) {
@@ -1413,6 +1602,10 @@ public final class Win implements Freeable {
      * the whole buffer could overwrite another rank's concurrent put.
      */
     private void reconcile(String call, boolean publish) throws MPIException {
+        if (regions != null) {
+            regions.reconcile(memory.takeUpdated(), publish);
+            return;
+        }
         if (privateCopy == null) {
             return;
         }
@@ -1422,6 +1615,11 @@ public final class Win implements Freeable {
         } else if (publish) {
             copy(privateCopy, pub, pub.capacity());
         }
+    }
+
+    /** Whether this rank's part has a private copy to reconcile at synchronizations (a plain buffer). */
+    private boolean keepsPrivateCopy() {
+        return privateCopy != null || regions != null && regions.keepsPrivateCopies();
     }
 
     private ByteBuffer ownMemory(String call) throws MPIException {
@@ -1462,7 +1660,8 @@ public final class Win implements Freeable {
      *
      * @param rank a rank of the window's group
      * @return a native-order view of the part, position 0, capacity its size in bytes
-     * @throws MPIException ERR_RANK; ERR_RMA_FLAVOR for a dynamic window; ERR_WIN
+     * @throws MPIException ERR_RANK; ERR_RMA_FLAVOR for a dynamic window; ERR_RMA_SHARED for a rank
+     *                      of another node; ERR_WIN
      */
     public ByteBuffer sharedQuery(int rank) throws MPIException {
         String call = "MPI_Win_shared_query";
@@ -1473,7 +1672,11 @@ public final class Win implements Freeable {
             if (flavor == Flavor.DYNAMIC) {
                 throw MPIException.of(MPI.ERR_RMA_FLAVOR, call + ": a dynamic window has no shared parts");
             }
-            checkSameNode(call, rank);
+            if (remote(rank)) {
+                throw MPIException.of(MPI.ERR_RMA_SHARED, call + ": rank " + rank + " of the window runs on node "
+                        + nodeOf[rank] + " and this rank on node " + nodeOf[this.rank] + ": only the parts of the ranks"
+                        + " of one node are shared memory (use put, get and the accumulates for the others)");
+            }
             return memory.memory(rank);
         } catch (IOException e) {
             throw handle(MPIException.of(MPI.ERR_WIN, call + ": cannot map rank " + rank + "'s part: " + e));
@@ -1483,51 +1686,65 @@ public final class Win implements Freeable {
     }
 
     /**
-     * Attaches memory to a dynamic window (MPI_Win_attach). Refused: a dynamic window's target
-     * displacements are addresses, which Java cannot name (Open MPI's Java bindings take an int).
+     * Attaches memory to a dynamic window (MPI_Win_attach); local. Java programs cannot name
+     * addresses, so a dynamic window's target displacements here are byte offsets (displacement
+     * unit 1) into the concatenation of the target's attached regions in attach order: the first
+     * region starts at 0, each next one where the previous ended, and a detached region leaves a
+     * hole (the later ones do not move). Open MPI uses absolute addresses instead. An access must
+     * lie in one attached region ({@code MPI.ERR_RMA_RANGE} otherwise), and the others see a
+     * region from their synchronization with this rank after the attach on. The memory follows
+     * the model of a window over the program's buffer: a plain direct buffer is copied into its
+     * public copy now and at the synchronizations, a mapping of an off-heap array is used in place.
      *
-     * @param base the memory (a direct buffer)
+     * @param base the memory (a direct buffer), from its base
      * @param size its size in elements of its type
-     * @throws MPIException always: ERR_RMA_FLAVOR for a window that is not dynamic, else
-     *                      ERR_UNSUPPORTED_OPERATION saying why
+     * @throws MPIException ERR_RMA_FLAVOR for a window that is not dynamic; ERR_RMA_ATTACH for a
+     *                      buffer attached already; ERR_SIZE for a negative size, more than the
+     *                      buffer or more than 1 GiB; ERR_NO_MEM when its public copy cannot be made
+     * @throws IllegalArgumentException if {@code base} is not direct
      */
     public void attach(Buffer base, int size) throws MPIException {
-        unattachable("MPI_Win_attach", base);
-    }
-
-    /**
-     * Detaches memory from a dynamic window (MPI_Win_detach): as {@link #attach}, nothing is ever
-     * attached.
-     *
-     * @param base the memory
-     * @throws MPIException ERR_RMA_FLAVOR for a window that is not dynamic, else ERR_RMA_ATTACH (not attached)
-     */
-    public void detach(Buffer base) throws MPIException {
-        String call = "MPI_Win_detach";
+        String call = "MPI_Win_attach";
         Session.enter(call);
+        checkDirect(base, "base");
         try {
-            checkOpen(call);
-            checkDirect(base, "base");
-            throw MPIException.of(flavor == Flavor.DYNAMIC ? MPI.ERR_RMA_ATTACH : MPI.ERR_RMA_FLAVOR, call
-                    + (flavor == Flavor.DYNAMIC ? ": the buffer is not attached" : ": the window is not dynamic"));
+            checkDynamic(call);
+            long bytes = (long) size * elementBytes(base);
+            if (size < 0 || size > base.capacity() || bytes > MAX_SEGMENT_BYTES) {
+                throw MPIException.of(MPI.ERR_SIZE, call + ": size " + size + " of a buffer of " + base.capacity()
+                        + " elements (at most " + MAX_SEGMENT_BYTES + " bytes per region)");
+            }
+            regions.attach(call, base, (int) bytes);
         } catch (MPIException e) {
             throw handle(e);
         }
     }
 
-    private void unattachable(String call, Buffer base) throws MPIException {
+    /**
+     * Detaches memory from a dynamic window (MPI_Win_detach); local: its displacements become a
+     * hole (see {@link #attach}).
+     *
+     * @param base the memory, as attached
+     * @throws MPIException ERR_RMA_FLAVOR for a window that is not dynamic; ERR_RMA_ATTACH for a
+     *                      buffer that is not attached
+     * @throws IllegalArgumentException if {@code base} is not direct
+     */
+    public void detach(Buffer base) throws MPIException {
+        String call = "MPI_Win_detach";
         Session.enter(call);
+        checkDirect(base, "base");
         try {
-            checkOpen(call);
-            checkDirect(base, "base");
-            if (flavor != Flavor.DYNAMIC) {
-                throw MPIException.of(MPI.ERR_RMA_FLAVOR, call + ": the window is not dynamic");
-            }
-            throw MPIException.of(MPI.ERR_UNSUPPORTED_OPERATION, call + ": a dynamic window's displacements are"
-                    + " addresses, which Java programs cannot name here (targetDisp is an int); create the window"
-                    + " over the memory instead (new Win(buffer, ...) or new Win(size, ...))");
+            checkDynamic(call);
+            regions.detach(call, base);
         } catch (MPIException e) {
             throw handle(e);
+        }
+    }
+
+    private void checkDynamic(String call) throws MPIException {
+        checkOpen(call);
+        if (flavor != Flavor.DYNAMIC) {
+            throw MPIException.of(MPI.ERR_RMA_FLAVOR, call + ": the window is not dynamic");
         }
     }
 
@@ -1740,6 +1957,9 @@ public final class Win implements Freeable {
             VarHandle.fullFence();
             comm.barrier(); // nobody uses any part any more
             freed = true;
+            if (regions != null) {
+                regions.close();
+            }
             memory.close();
             deleteArray(arrayName);
             comm.barrier();

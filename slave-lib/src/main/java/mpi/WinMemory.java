@@ -2,10 +2,9 @@ package mpi;
 
 import io.bdmpi.ooc.ByteArray;
 import io.bdmpi.ooc.Unmapper;
+import io.bdmpi.protocol.WindowControl;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -18,24 +17,22 @@ import java.util.concurrent.locks.LockSupport;
  * node's control block of the window, each a shared mapping of a file in the node's work
  * directory for the job (removed with the job). A put is a copy into the target's mapping,
  * complete when it returns, and the pages of a parked owner can leave memory like its off-heap
- * arrays. The segments of other nodes' members are never mapped here ({@link Win} refuses
- * operations on them).
+ * arrays. The segments of other nodes' members are never mapped here: {@link Win} sends the
+ * operations on them to their node's master, which maps them.
  *
- * <p>The control block holds, per member, {@link #SLOT_BYTES} bytes: the lock word that makes the
- * accumulate operations on that member's segment atomic (a spin lock across processes: its holder
- * makes no MPI call while it holds it, so it is never parked with it), and the flag "updated by
- * another rank since the owner last reconciled", which a window over the program's own buffer
- * needs at its synchronization points.
+ * <p>The control block ({@link WindowControl}) holds, per member, the lock word that makes the
+ * accumulate operations on that member's segment atomic (a spin lock across processes, which the
+ * node's master also takes to apply another node's accumulates: a holder makes no MPI call while
+ * it holds it, so it is never parked with it), and the flag "updated by another rank since the
+ * owner last reconciled", which a window over the program's own buffer needs at its
+ * synchronization points.
  *
  * <p>Used by the one thread that uses the window.
  */
 final class WinMemory implements AutoCloseable {
 
-    /** Control bytes per member: a cache line, so the members' lock words do not share one. */
-    static final int SLOT_BYTES = 64;
-    private static final int LOCK = 0;
-    private static final int UPDATED = 4;
-    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    /** Control bytes per member (see {@link WindowControl}). */
+    static final int SLOT_BYTES = WindowControl.SLOT_BYTES;
     /** Spins before the wait for an atomic lock starts yielding the core, then sleeping. */
     private static final int SPINS = 200;
     private static final int YIELDS = 50;
@@ -50,17 +47,18 @@ final class WinMemory implements AutoCloseable {
      * @param offset   byte offset of the segment in the file
      * @param bytes    size of the segment
      * @param dispUnit bytes per target displacement
+     * @param control  the window's control file on the member's node
      */
-    record Segment(String path, long offset, int bytes, int dispUnit) {
+    record Segment(String path, long offset, int bytes, int dispUnit, String control) {
 
         /** The descriptor every member sends the others. */
         String encode() {
-            return path + "\n" + offset + "\n" + bytes + "\n" + dispUnit;
+            return path + "\n" + offset + "\n" + bytes + "\n" + dispUnit + "\n" + control;
         }
 
         static Segment decode(String s) {
             String[] f = s.split("\n", -1);
-            return new Segment(f[0], Long.parseLong(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]));
+            return new Segment(f[0], Long.parseLong(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4]);
         }
     }
 
@@ -136,8 +134,7 @@ final class WinMemory implements AutoCloseable {
      * that gives its slot up when others wait for one.
      */
     void lockAtomic(int rank, Runnable stalled) {
-        int at = rank * SLOT_BYTES + LOCK;
-        for (int i = 0; !INT.compareAndSet(control, at, 0, self + 1); i++) {
+        for (int i = 0; !WindowControl.tryLock(control, rank, self + 1); i++) {
             if (i < SPINS) {
                 Thread.onSpinWait();
             } else if (i < SPINS + YIELDS) {
@@ -152,17 +149,17 @@ final class WinMemory implements AutoCloseable {
     }
 
     void unlockAtomic(int rank) {
-        INT.setVolatile(control, rank * SLOT_BYTES + LOCK, 0);
+        WindowControl.unlock(control, rank);
     }
 
     /** Notes that another rank changed {@code rank}'s segment (a window over the program's buffer pulls it in). */
     void markUpdated(int rank) {
-        INT.setVolatile(control, rank * SLOT_BYTES + UPDATED, 1);
+        WindowControl.markUpdated(control, rank);
     }
 
     /** Whether this rank's segment was changed by others since the last call; clears the flag. */
     boolean takeUpdated() {
-        return (int) INT.getAndSet(control, self * SLOT_BYTES + UPDATED, 0) != 0;
+        return WindowControl.takeUpdated(control, self);
     }
 
     /** Unmaps what this class mapped; the owners' files stay until the window is freed. */

@@ -114,6 +114,16 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     }
 
     @Override
+    public void window(int node, MasterMessage.WindowTraffic message) {
+        internode.window(node, message);
+    }
+
+    @Override
+    public void windowArrived(int node, MasterMessage.WindowTraffic message) {
+        publish.accept(new MasterEvent.RemoteWindow(node, message));
+    }
+
+    @Override
     public void shipStart(int[] nodes, Internode.RemoteStart start) {
         Runnable afterSent = start.start() instanceof io.bdmpi.protocol.SlaveRequest.StartCollective c
                 && c.data() instanceof Payload.Spilled spilled

@@ -355,6 +355,9 @@ public final class NodeMaster {
             boolean runningAuto = context.runningOn(node) == MasterContext.RUNNING_AUTO;
             Scheduler scheduler = new Scheduler(placement, node, link, sessions, runningAuto ? RunningController.START
                     : context.runningOn(node), policy, messages, System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
+            if (internode != null) {
+                scheduler.windowFilesIn(spillDir);
+            }
             if (runningAuto) {
                 scheduler.followMemory(new RunningController(sessions.length, scheduler.startNs()));
             }

@@ -29,9 +29,13 @@
  *   <li><b>bdmpi-scheduler</b> ({@code SchedulerThread}): owns all master state, without locks: the
  *       slaves' {@code SlaveSession}s (states, mailboxes, accounts), the communicators and
  *       collectives in progress, the shared spill files, the MPI-IO
- *       shared file pointers its node keeps, the message store, the checkpoints,
+ *       shared file pointers its node keeps, the window locks of its node's window members, the
+ *       message store, the checkpoints,
  *       {@code -nr auto}'s {@code RunningController}, the deadlock detection over nodes and the
- *       timeline's recording. It also owns the slaves' sockets ({@code SlaveIo}): it waits in their
+ *       timeline's recording. It applies other nodes' one-sided operations to its node's window
+ *       files ({@code WindowTargets}) between two events, so that an origin's operations and its
+ *       unlock are applied in the order they came, and a lock grant never races an operation. It
+ *       also owns the slaves' sockets ({@code SlaveIo}): it waits in their
  *       selector, accepts connections, reads and decodes requests and handles each at once, and
  *       writes the replies (finishing those the socket did not take whole when it is writable
  *       again), so a slave switch involves no other thread. Every other thread talks to it only by
@@ -44,7 +48,7 @@
  *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
  *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},
- *       {@code RemotePointerAnswer}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}, and
+ *       {@code RemotePointerAnswer}, {@code RemoteWindow}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}, and
  *       the steps of a checkpoint's commit: {@code CheckpointPartWritten},
  *       {@code CheckpointCommitted}) through {@code InternodeLink}. The scheduler thread hands it sends
  *       through queues; <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>

@@ -1,5 +1,7 @@
 package io.bdmpi.protocol;
 
+import java.nio.ByteBuffer;
+
 import java.util.List;
 
 /** What a master answers to a slave's replied request. Receiving any reply means: run. */
@@ -60,6 +62,14 @@ public sealed interface MasterReply {
 
     /** A shared file pointer's value before the {@link SlaveRequest.FilePointer} operation. */
     record PointerValue(long value) implements MasterReply {
+    }
+
+    /**
+     * The outcome of a {@link SlaveRequest.WinRma}: when {@code outcome} is
+     * {@link RmaRequest.Outcome#APPLIED}, {@code data} holds the target's bytes before it (for the
+     * kinds that return some; empty otherwise); else {@code error} says why not.
+     */
+    record RmaResult(RmaRequest.Outcome outcome, String error, ByteBuffer data) implements MasterReply {
     }
 
     /** Whether a posted receive was withdrawn before any message matched it. */

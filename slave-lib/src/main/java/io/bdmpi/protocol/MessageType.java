@@ -19,13 +19,15 @@ public enum MessageType {
     FILE_POINTER(30),
     WIN_LOCK(16),
     WIN_UNLOCK(17),
+    WIN_RMA(18),
 
     GO(101),
     DELIVERIES(102),
     CANCEL_RESULT(103),
     PROBE_RESULT(104),
     COMM_INFO(105),
-    POINTER_VALUE(120);
+    POINTER_VALUE(120),
+    RMA_RESULT(121);
 
     private static final MessageType[] BY_CODE = new MessageType[128];
 

@@ -35,13 +35,15 @@ import java.util.List;
  *   QUERY_COMM    commId:int
  *   FILE_POINTER  key:long ownerNode:int op:byte value:long
  *   CRITICAL_ENTER, CRITICAL_EXIT (none)
- *   WIN_LOCK      winId:int target:int exclusive:byte
- *   WIN_UNLOCK    winId:int target:int
+ *   WIN_LOCK      winId:int target:int exclusive:byte node:int
+ *   WIN_UNLOCK    winId:int target:int node:int
+ *   WIN_RMA       op (see RmaRequest)
  *   GO            (none)
  *   DELIVERIES    n:int completion * n
  *   CANCEL_RESULT cancelled:byte
  *   PROBE_RESULT  found:byte source:int tag:int length:long
  *   POINTER_VALUE value:long
+ *   RMA_RESULT    outcome:byte error:string n:int bytes[n]
  *   COMM_INFO     commId:int rank:int size:int nodes:int nodeRank:int localSize:int localRank:int
  *                 lowestLocalRank:int groupHash:long groupSetHash:long
  *
@@ -104,9 +106,11 @@ public final class ProtocolCodec {
         } else if (r instanceof SlaveRequest.CriticalEnter || r instanceof SlaveRequest.CriticalExit) {
             body = 0;
         } else if (r instanceof SlaveRequest.WinLock) {
-            body = 8 + 1;
+            body = 8 + 1 + 4;
         } else if (r instanceof SlaveRequest.WinUnlock) {
-            body = 8;
+            body = 8 + 4;
+        } else if (r instanceof SlaveRequest.WinRma w) {
+            body = w.op().encodedLength();
         } else if (r instanceof SlaveRequest.Finalize) {
             body = 8;
         } else if (r instanceof SlaveRequest.Abort a) {
@@ -135,6 +139,8 @@ public final class ProtocolCodec {
             body = 8 * 4 + 2 * 8;
         } else if (r instanceof MasterReply.PointerValue) {
             body = 8;
+        } else if (r instanceof MasterReply.RmaResult res) {
+            body = 1 + stringLength(res.error()) + 4 + res.data().remaining();
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -186,9 +192,12 @@ public final class ProtocolCodec {
         } else if (r instanceof SlaveRequest.CriticalExit) {
             b.put(MessageType.CRITICAL_EXIT.code);
         } else if (r instanceof SlaveRequest.WinLock l) {
-            b.put(MessageType.WIN_LOCK.code).putInt(l.winId()).putInt(l.target()).put(bool(l.exclusive()));
+            b.put(MessageType.WIN_LOCK.code).putInt(l.winId()).putInt(l.target()).put(bool(l.exclusive())).putInt(l.node());
         } else if (r instanceof SlaveRequest.WinUnlock u) {
-            b.put(MessageType.WIN_UNLOCK.code).putInt(u.winId()).putInt(u.target());
+            b.put(MessageType.WIN_UNLOCK.code).putInt(u.winId()).putInt(u.target()).putInt(u.node());
+        } else if (r instanceof SlaveRequest.WinRma w) {
+            b.put(MessageType.WIN_RMA.code);
+            w.op().writeTo(b);
         } else if (r instanceof SlaveRequest.Finalize f) {
             b.put(MessageType.FINALIZE.code).putLong(f.peakRssBytes());
         } else if (r instanceof SlaveRequest.Abort a) {
@@ -222,6 +231,10 @@ public final class ProtocolCodec {
                     .putLong(c.groupHash()).putLong(c.groupSetHash());
         } else if (r instanceof MasterReply.PointerValue v) {
             b.put(MessageType.POINTER_VALUE.code).putLong(v.value());
+        } else if (r instanceof MasterReply.RmaResult res) {
+            b.put(MessageType.RMA_RESULT.code).put(res.outcome().code);
+            putString(b, res.error());
+            b.putInt(res.data().remaining()).put(res.data().duplicate());
         } else {
             throw new IllegalArgumentException("unknown reply " + r);
         }
@@ -339,10 +352,13 @@ public final class ProtocolCodec {
                     r = new SlaveRequest.CriticalExit();
                     break;
                 case WIN_LOCK:
-                    r = new SlaveRequest.WinLock(frame.getInt(), frame.getInt(), frame.get() != 0);
+                    r = new SlaveRequest.WinLock(frame.getInt(), frame.getInt(), frame.get() != 0, frame.getInt());
                     break;
                 case WIN_UNLOCK:
-                    r = new SlaveRequest.WinUnlock(frame.getInt(), frame.getInt());
+                    r = new SlaveRequest.WinUnlock(frame.getInt(), frame.getInt(), frame.getInt());
+                    break;
+                case WIN_RMA:
+                    r = new SlaveRequest.WinRma(RmaRequest.readFrom(frame));
                     break;
                 case FINALIZE:
                     r = new SlaveRequest.Finalize(frame.getLong());
@@ -390,6 +406,16 @@ public final class ProtocolCodec {
                 case POINTER_VALUE:
                     r = new MasterReply.PointerValue(frame.getLong());
                     break;
+                case RMA_RESULT: {
+                    RmaRequest.Outcome outcome = code(RmaRequest.Outcome.ofCode(frame.get()), "outcome", type);
+                    String error = getString(frame, type);
+                    int n = checkCount(frame.getInt(), 1, frame, type);
+                    ByteBuffer data = ByteBuffer.allocateDirect(n).order(ORDER);
+                    data.put(frame.duplicate().limit(frame.position() + n)).flip();
+                    frame.position(frame.position() + n);
+                    r = new MasterReply.RmaResult(outcome, error, data);
+                    break;
+                }
                 default:
                     throw new ProtocolException("not a reply: " + type);
             }

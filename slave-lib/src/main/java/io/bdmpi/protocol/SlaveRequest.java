@@ -169,14 +169,29 @@ public sealed interface SlaveRequest {
      * exclusive one while no other is held. Waiters are granted in arrival order, and the slave is
      * parked meanwhile. The master of the node owns the lock table.
      *
+     * A target of another node has its lock kept by that node's master, to which this slave's
+     * master passes the request and, later, the unlock.
+     *
      * @param winId  the window's id (the id of the window's own communicator)
      * @param target rank in the window's communicator
+     * @param node   the node the target runs on
      */
-    record WinLock(int winId, int target, boolean exclusive) implements SlaveRequest {
+    record WinLock(int winId, int target, boolean exclusive, int node) implements SlaveRequest {
     }
 
-    /** One-way: release the lock this slave holds on rank {@code target}'s part of window {@code winId}. */
-    record WinUnlock(int winId, int target) implements SlaveRequest {
+    /**
+     * One-way: release the lock this slave holds on rank {@code target}'s part of window
+     * {@code winId}, kept by the master of {@code node}.
+     */
+    record WinUnlock(int winId, int target, int node) implements SlaveRequest {
+    }
+
+    /**
+     * Replied with {@link MasterReply.RmaResult} once the master of {@code op.targetNode()} (another
+     * node) has applied the one-sided operation; the slave is parked meanwhile, so the operation is
+     * complete at the target when the call returns.
+     */
+    record WinRma(RmaRequest op) implements SlaveRequest {
     }
 
     /** Replied with {@link MasterReply.Go}: the slave has left MPI and will exit. */

@@ -7,6 +7,7 @@ import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.PointerOp;
+import io.bdmpi.protocol.RmaRequest;
 import io.bdmpi.protocol.ProtocolCodec;
 import io.bdmpi.protocol.ProtocolException;
 import io.bdmpi.protocol.ReduceOp;
@@ -258,14 +259,27 @@ public final class SlaveRuntime implements AutoCloseable {
         write(new SlaveRequest.CriticalExit());
     }
 
-    /** Waits (parked) until this slave holds the lock of rank {@code target}'s part of window {@code winId}. */
-    public synchronized void winLock(int winId, int target, boolean exclusive) throws IOException {
-        call(new SlaveRequest.WinLock(winId, target, exclusive), MasterReply.Go.class);
+    /**
+     * Waits (parked) until this slave holds the lock of rank {@code target}'s part of window
+     * {@code winId}, which the master of {@code node} (the target's) keeps.
+     */
+    public synchronized void winLock(int winId, int target, boolean exclusive, int node) throws IOException {
+        call(new SlaveRequest.WinLock(winId, target, exclusive, node), MasterReply.Go.class);
     }
 
-    /** Releases the lock of rank {@code target}'s part of window {@code winId}. */
-    public synchronized void winUnlock(int winId, int target) throws IOException {
-        write(new SlaveRequest.WinUnlock(winId, target));
+    /** Releases the lock of rank {@code target}'s part of window {@code winId}, kept by the master of {@code node}. */
+    public synchronized void winUnlock(int winId, int target, int node) throws IOException {
+        write(new SlaveRequest.WinUnlock(winId, target, node));
+    }
+
+    /**
+     * Has the master of {@code op.targetNode()} apply a one-sided operation to a window member of
+     * its node, and waits (parked) until it has.
+     *
+     * @return its outcome: an error, or the target's bytes before the operation
+     */
+    public synchronized MasterReply.RmaResult winRma(RmaRequest op) throws IOException {
+        return call(new SlaveRequest.WinRma(op), MasterReply.RmaResult.class);
     }
 
     /** Tells the master this slave has finalized, waits for its acknowledgement and disconnects. */

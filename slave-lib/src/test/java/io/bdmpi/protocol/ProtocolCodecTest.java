@@ -51,7 +51,7 @@ class ProtocolCodecTest {
                 new SlaveRequest.FilePointer(-5L << 40, 1, PointerOp.ADD, 123), new SlaveRequest.FilePointer(9, 0, PointerOp.FREE, 0),
                 new SlaveRequest.StartGroupComm(13, new int[] {4, 0, 9}, 1, 77), new SlaveRequest.StartGroupComm(14, new int[] {2}, 0, -18),
                 new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
-                new SlaveRequest.WinLock(9, 3, true), new SlaveRequest.WinLock(9, 0, false), new SlaveRequest.WinUnlock(9, 3),
+                new SlaveRequest.WinLock(9, 3, true, 1), new SlaveRequest.WinLock(9, 0, false, 0), new SlaveRequest.WinUnlock(9, 3, 1),
                 new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
         for (SlaveRequest r : all) {
             SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));
@@ -96,6 +96,41 @@ class ProtocolCodecTest {
                 assertEquals(r.data(), b.data());
             }
         }
+    }
+
+    @Test
+    void shouldRoundTripAOneSidedOperationAndItsResult() throws Exception {
+        ByteBuffer data = ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+        RmaRequest op = new RmaRequest(RmaRequest.Kind.GET_ACCUMULATE, 1, "/w/spill/r3/win-ab", 4096, 1 << 20,
+                "/w/spill/win-ab.control", 3, true, ReduceOp.SUM.code, ElementType.INT, new int[] {0, 4, 64, 4}, data);
+        SlaveRequest.WinRma back = assertInstanceOf(SlaveRequest.WinRma.class,
+                ProtocolCodec.decodeRequest(frame(new SlaveRequest.WinRma(op))));
+        RmaRequest b = back.op();
+        assertEquals(List.of(op.kind(), op.targetNode(), op.segmentFile(), op.segmentOffset(), op.segmentBytes(),
+                        op.controlFile(), op.slot(), op.markUpdated(), op.op(), op.element()),
+                List.of(b.kind(), b.targetNode(), b.segmentFile(), b.segmentOffset(), b.segmentBytes(), b.controlFile(),
+                        b.slot(), b.markUpdated(), b.op(), b.element()));
+        assertArrayEquals(op.ranges(), b.ranges());
+        assertEquals(data, b.data());
+        assertEquals(8, b.rangeBytes());
+
+        MasterReply.RmaResult result = assertInstanceOf(MasterReply.RmaResult.class,
+                ProtocolCodec.decodeReply(frame(new MasterReply.RmaResult(RmaRequest.Outcome.APPLIED, "", ByteBuffer.wrap(new byte[] {9, 8})))));
+        assertEquals(RmaRequest.Outcome.APPLIED, result.outcome());
+        assertEquals("", result.error());
+        assertEquals(ByteBuffer.wrap(new byte[] {9, 8}), result.data());
+        assertEquals("no such file \u00e9", assertInstanceOf(MasterReply.RmaResult.class, ProtocolCodec.decodeReply(
+                frame(new MasterReply.RmaResult(RmaRequest.Outcome.FAILED, "no such file \u00e9", ByteBuffer.allocate(0)))))
+                .error());
+    }
+
+    @Test
+    void shouldRefuseAOneSidedRangeOutsideItsSegment() {
+        RmaRequest op = new RmaRequest(RmaRequest.Kind.PUT, 1, "/f", 0, 16, "/c", 0, false, (byte) 0, ElementType.NONE,
+                new int[] {12, 8}, ByteBuffer.allocate(8));
+        ByteBuffer wire = ByteBuffer.allocate(op.encodedLength());
+        op.writeTo(wire);
+        assertThrows(IllegalArgumentException.class, () -> RmaRequest.readFrom(wire.flip()));
     }
 
     @Test

@@ -135,7 +135,7 @@ class InternodeBenchmarkTest {
     }
 
     /** The measurement lines of one run of {@link RawMpi} under the masters' MPI launcher. */
-    private static List<Measured> raw(String mode, String... args) {
+    static List<Measured> raw(String mode, String... args) {
         List<String> command = MpiLauncher.find(null, System.getenv()).command(2, null, null);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 JobRunner.testClassPath(), RawMpi.class.getName(), mode));
@@ -163,11 +163,11 @@ class InternodeBenchmarkTest {
         }
     }
 
-    private static List<Double> rates(List<Measured> lines) {
+    static List<Double> rates(List<Measured> lines) {
         return values(lines, m -> m.get("bytes") * m.get("messages") / 1e6 / (m.get("ns") / 1e9));
     }
 
-    private static List<Double> micros(List<Measured> lines) {
+    static List<Double> micros(List<Measured> lines) {
         return values(lines, m -> m.get("ns") / 1000.0 / m.get("roundTrips"));
     }
 

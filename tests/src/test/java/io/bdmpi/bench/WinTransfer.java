@@ -12,11 +12,12 @@ import java.util.Locale;
  * One-sided transfers between two ranks of one node: rank 1 exposes a window of
  * {@code WINDOW_MIB}; rank 0 puts it full in {@code CHUNK_KIB} pieces, {@code PASSES} times, then
  * gets it back the same way, all in one shared lock epoch; then {@code OPS} fetchAndOp SUMs on one
- * long in one lockAll epoch, and {@code OPS / 10} each in its own lock/unlock (a master round trip
- * each). Rank 0 prints {@code PUT s}, {@code GET s}, {@code FOP s} and {@code FOPLOCK s}, and
- * checks the counter.
+ * long of rank {@code COUNTER_RANK}'s window in one lockAll epoch, and {@code OPS / 10} each in its
+ * own lock/unlock (a master round trip each). Rank 0 prints {@code PUT s}, {@code GET s},
+ * {@code FOP s} and {@code FOPLOCK s}, and checks the counter. With the two ranks on two nodes,
+ * every operation goes through the masters.
  *
- * <p>Usage: {@code WinTransfer WINDOW_MIB CHUNK_KIB PASSES OPS}.
+ * <p>Usage: {@code WinTransfer WINDOW_MIB CHUNK_KIB PASSES OPS [COUNTER_RANK]} (rank 0 by default).
  */
 public final class WinTransfer {
 
@@ -29,8 +30,11 @@ public final class WinTransfer {
         int chunk = Integer.parseInt(args[1]) << 10;
         int passes = Integer.parseInt(args[2]);
         int ops = Integer.parseInt(args[3]);
+        int counter = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         int rank = MPI.COMM_WORLD.getRank();
-        Win win = new Win(rank == 1 ? windowBytes : 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newByteBuffer(0),
+        // Rank 1's counter follows the bytes the puts fill.
+        int counterDisp = counter == 1 ? windowBytes : 0;
+        Win win = new Win(rank == 1 ? windowBytes + 8 : 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newByteBuffer(0),
                 Win.FLAVOR_PRIVATE);
         MPI.COMM_WORLD.barrier();
         if (rank == 0) {
@@ -53,15 +57,15 @@ public final class WinTransfer {
             win.lockAll(0);
             start = MPI.wtime();
             for (int i = 0; i < ops; i++) {
-                win.fetchAndOp(one, old, MPI.LONG, 0, 0, MPI.SUM);
+                win.fetchAndOp(one, old, MPI.LONG, counter, counterDisp, MPI.SUM);
             }
             double fop = MPI.wtime() - start;
             win.unlockAll();
             start = MPI.wtime();
             for (int i = 0; i < ops / 10; i++) {
-                win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
-                win.fetchAndOp(one, old, MPI.LONG, 0, 0, MPI.SUM);
-                win.unlock(0);
+                win.lock(MPI.LOCK_EXCLUSIVE, counter, 0);
+                win.fetchAndOp(one, old, MPI.LONG, counter, counterDisp, MPI.SUM);
+                win.unlock(counter);
             }
             double fopLock = MPI.wtime() - start;
             if (old.get(0) != ops + ops / 10 - 1) {

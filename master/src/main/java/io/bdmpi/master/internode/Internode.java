@@ -73,6 +73,9 @@ public final class Internode implements AutoCloseable {
         /** The master that keeps a shared file pointer answers a slave of this node. */
         void pointerAnswered(MasterMessage.PointerAnswer answer);
 
+        /** The master of {@code node} sends one-sided traffic: an operation or lock for a window member here, or an answer. */
+        void windowArrived(int node, MasterMessage.WindowTraffic message);
+
         /** The master of {@code node} says how its node stands (deadlock detection). */
         void peerState(int node, MasterMessage.NodeState state);
 
@@ -258,6 +261,11 @@ public final class Internode implements AutoCloseable {
         pump.send(node, Pump.CONTROL_TAG, answer.encode(), null);
     }
 
+    /** Sends one-sided traffic to the master of {@code node} (scheduler thread; encoded at once). */
+    public void window(int node, MasterMessage.WindowTraffic message) {
+        pump.send(node, Pump.CONTROL_TAG, message.encode(), null);
+    }
+
     /** Tells every other master how this node stands (any thread). */
     public void announceState(MasterMessage.NodeState state) {
         ByteBuffer bytes = state.encode();
@@ -437,6 +445,8 @@ public final class Internode implements AutoCloseable {
                 sink.pointerRequested(source, request);
             } else if (m instanceof MasterMessage.PointerAnswer answer) {
                 sink.pointerAnswered(answer);
+            } else if (m instanceof MasterMessage.WindowTraffic w) {
+                sink.windowArrived(source, w);
             } else if (m instanceof MasterMessage.Forward f) {
                 // A message's bytes stay in memory up to this node's -im, as a slave's own would.
                 long follows = f.inline() ? 0 : f.dataBytes();

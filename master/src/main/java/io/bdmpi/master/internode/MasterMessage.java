@@ -1,8 +1,10 @@
 package io.bdmpi.master.internode;
 
 import io.bdmpi.protocol.PointerOp;
+import io.bdmpi.protocol.RmaRequest;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * What one master tells another on the {@linkplain Pump#CONTROL_TAG control tag}, and its wire form:
@@ -20,6 +22,11 @@ public sealed interface MasterMessage {
     int CHECKPOINT_COMMITTED = 11;
     int POINTER_REQUEST = 16;
     int POINTER_ANSWER = 17;
+    int RMA_OP = 20;
+    int RMA_DONE = 21;
+    int LOCK_REQUEST = 22;
+    int LOCK_GRANTED = 23;
+    int UNLOCK = 24;
 
     /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
     ByteBuffer encode();
@@ -120,6 +127,68 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * One-sided traffic between masters: operations on a window member of the receiver's node and
+     * their outcomes, and the locks of such members, which the receiver's {@code WindowLocks} keeps.
+     * Each names the origin slave by world rank; the answers go back to the sender's node.
+     */
+    sealed interface WindowTraffic extends MasterMessage {
+    }
+
+    /** A slave of the sender's node asks the receiver to apply {@code op}; answered with {@link RmaDone}. */
+    record RmaOp(int originWorldRank, RmaRequest op) implements WindowTraffic {
+        @Override
+        public ByteBuffer encode() {
+            ByteBuffer b = ByteBuffer.allocateDirect(4 + 4 + op.encodedLength());
+            b.putInt(RMA_OP).putInt(originWorldRank);
+            op.writeTo(b);
+            return b.flip();
+        }
+    }
+
+    /**
+     * The outcome of {@code originWorldRank}'s {@link RmaOp}: when applied, {@code data} holds the
+     * target's bytes before it (for the kinds that return some); else {@code error} says why not.
+     */
+    record RmaDone(int originWorldRank, RmaRequest.Outcome outcome, String error, ByteBuffer data)
+            implements WindowTraffic {
+        @Override
+        public ByteBuffer encode() {
+            byte[] text = error.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer b = ByteBuffer.allocateDirect(4 + 4 + 1 + 4 + text.length + 4 + data.remaining());
+            b.putInt(RMA_DONE).putInt(originWorldRank).put(outcome.code).putInt(text.length).put(text)
+                    .putInt(data.remaining()).put(data.duplicate());
+            return b.flip();
+        }
+    }
+
+    /** {@code originWorldRank} asks for the lock of window rank {@code target}; answered with {@link LockGranted}. */
+    record LockRequest(int winId, int target, boolean exclusive, int originWorldRank) implements WindowTraffic {
+        static final int BYTES = 4 + 4 + 4 + 1 + 4;
+
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(BYTES).putInt(LOCK_REQUEST).putInt(winId).putInt(target)
+                    .put((byte) (exclusive ? 1 : 0)).putInt(originWorldRank).flip();
+        }
+    }
+
+    /** {@code originWorldRank}, a slave of the receiver's node, now holds the lock it asked for. */
+    record LockGranted(int originWorldRank) implements WindowTraffic {
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(8).putInt(LOCK_GRANTED).putInt(originWorldRank).flip();
+        }
+    }
+
+    /** {@code originWorldRank} releases the lock of window rank {@code target}, after its operations. */
+    record Unlock(int winId, int target, int originWorldRank) implements WindowTraffic {
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(16).putInt(UNLOCK).putInt(winId).putInt(target).putInt(originWorldRank).flip();
+        }
+    }
+
+    /**
      * The sender's node's state, for deadlock detection over nodes.
      *
      * @param idle     no slave of it runs, is runnable or is starting
@@ -206,6 +275,39 @@ public sealed interface MasterMessage {
         }
         if (type == POINTER_ANSWER && in.remaining() == PointerAnswer.BYTES - Integer.BYTES) {
             return new PointerAnswer(in.getInt(), in.getLong());
+        }
+        if (type == RMA_OP && in.remaining() >= 4) {
+            int origin = in.getInt();
+            try {
+                RmaRequest op = RmaRequest.readFrom(in);
+                if (!in.hasRemaining()) {
+                    return new RmaOp(origin, op);
+                }
+            } catch (java.nio.BufferUnderflowException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("bad one-sided operation: " + e.getMessage(), e);
+            }
+        }
+        if (type == RMA_DONE && in.remaining() >= 9) {
+            int origin = in.getInt();
+            RmaRequest.Outcome outcome = RmaRequest.Outcome.ofCode(in.get());
+            int n = in.getInt();
+            if (n >= 0 && n <= in.remaining() - 4) {
+                byte[] text = new byte[n];
+                in.get(text);
+                int length = in.getInt();
+                if (length == in.remaining() && outcome != null) {
+                    return new RmaDone(origin, outcome, new String(text, StandardCharsets.UTF_8), in.slice());
+                }
+            }
+        }
+        if (type == LOCK_REQUEST && in.remaining() == LockRequest.BYTES - Integer.BYTES) {
+            return new LockRequest(in.getInt(), in.getInt(), in.get() != 0, in.getInt());
+        }
+        if (type == LOCK_GRANTED && in.remaining() == 4) {
+            return new LockGranted(in.getInt());
+        }
+        if (type == UNLOCK && in.remaining() == 12) {
+            return new Unlock(in.getInt(), in.getInt(), in.getInt());
         }
         if (type == STARTED && in.remaining() >= Started.HEADER_BYTES - Integer.BYTES) {
             return new Started(in.getInt(), in.getInt(), in.getInt(), in.getLong(), in.get() != 0, in.slice());

@@ -45,6 +45,10 @@ public sealed interface MasterEvent {
     record RemotePointerAnswer(MasterMessage.PointerAnswer answer) implements MasterEvent {
     }
 
+    /** The master of {@code node} sent one-sided traffic: an operation or lock for a window member here, or an answer (MPI pump). */
+    record RemoteWindow(int node, MasterMessage.WindowTraffic message) implements MasterEvent {
+    }
+
     /** A slave of another node started a collective on a communicator with members here (MPI pump). */
     record RemoteStarted(Internode.RemoteStart start) implements MasterEvent {
     }

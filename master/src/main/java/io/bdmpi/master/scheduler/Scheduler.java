@@ -74,6 +74,9 @@ public final class Scheduler {
         /** Answers the shared file pointer operation of a slave of {@code node}. */
         void pointerAnswer(int node, MasterMessage.PointerAnswer answer);
 
+        /** Sends one-sided traffic (an operation, a lock, or an answer) to the master of {@code node}. */
+        void window(int node, MasterMessage.WindowTraffic message);
+
         /** Tells node 0 that this node's part of checkpoint {@code sequence} is durable. */
         void checkpointPartWritten(int sequence);
 
@@ -105,6 +108,7 @@ public final class Scheduler {
     /** This node's slaves by world rank; null for ranks of other nodes. */
     private final SlaveSession[] byWorldRank;
     private final int node;
+    private final Placement placement;
     private final RemoteNodes remote;
     /** The shared file pointers of files whose communicator's rank 0 is on this node (MPI-IO). */
     private final FilePointers filePointers = new FilePointers();
@@ -143,8 +147,16 @@ public final class Scheduler {
     /** The slave inside the node's critical section, and those waiting to enter, in order. */
     private SlaveSession criticalHolder;
     private final ArrayDeque<SlaveSession> criticalWaiters = new ArrayDeque<>();
-    /** The node's one-sided window locks and their waiters. */
+    /** The one-sided window locks of this node's window members, and their waiters. */
     private final WindowLocks windowLocks = new WindowLocks();
+    /** Applies other nodes' one-sided operations on this node's window members (see {@link #windowFilesIn}). */
+    private WindowTargets windowTargets = new WindowTargets(null);
+    /** Other nodes' one-sided operations waiting for a lock word a slave of this node holds, oldest first. */
+    private final ArrayDeque<Pending> lockedOut = new ArrayDeque<>();
+
+    /** A one-sided operation of a slave of {@code fromNode} that waits for a lock word here. */
+    private record Pending(int fromNode, MasterMessage.RmaOp op) {
+    }
     private int running;
     private int maxRunning;
     private int exited;
@@ -177,6 +189,7 @@ public final class Scheduler {
               MessageStore messages, LongSupplier clockNs, Consumer<String> deleteSpillFile, Checkpointing checkpointing,
               Consumer<JobOutcome> onEnd) {
         this.node = node;
+        this.placement = placement;
         this.remote = remote;
         this.quiescence = remote == null ? null : new NodesQuiescence(node, placement.nodes(), clockNs.getAsLong());
         this.messages = messages;
@@ -268,6 +281,11 @@ public final class Scheduler {
             if (outcome == null) {
                 onRemotePointerAnswer(a.answer());
             }
+        } else if (event instanceof MasterEvent.RemoteWindow w) {
+            quiescence.received();
+            if (outcome == null) {
+                onRemoteWindow(w.node(), w.message());
+            }
         } else if (event instanceof MasterEvent.RemoteStarted r) {
             quiescence.received();
             if (outcome == null) {
@@ -313,6 +331,7 @@ public final class Scheduler {
         if (outcome != null) {
             return;
         }
+        retryLockedOut();
         SlaveSession next;
         while (running < nrunning && (next = nextSlave()) != null) {
             resume(next);
@@ -488,6 +507,8 @@ public final class Scheduler {
             onWinLock(s, lock);
         } else if (request instanceof SlaveRequest.WinUnlock unlock) {
             onWinUnlock(s, unlock);
+        } else if (request instanceof SlaveRequest.WinRma rma) {
+            onWinRma(s, rma);
         } else if (request instanceof SlaveRequest.Finalize fin) {
             s.peakRssBytes = fin.peakRssBytes();
             transition(s, SlaveState.FINALIZED);
@@ -717,10 +738,31 @@ public final class Scheduler {
         }
     }
 
-    /** A window lock: granted at once, or the slave parks (RBLOCKED, seen by the deadlock detection) until it is. */
+    /**
+     * Where this master keeps the window files its node's slaves make ({@code spillDir}), which it
+     * maps to apply the one-sided operations of other nodes' slaves; until called, it applies none.
+     */
+    public void windowFilesIn(java.nio.file.Path spillDir) {
+        windowTargets = new WindowTargets(spillDir);
+    }
+
+    /**
+     * A window lock: kept here for a target of this node, granted at once or the slave parks
+     * (RBLOCKED, seen by the deadlock detection) until it is; for a target of another node, asked
+     * of that node's master, the slave parked until it grants it.
+     */
     private void onWinLock(SlaveSession s, SlaveRequest.WinLock lock) {
+        if (lock.node() != node) {
+            if (checkRemote(s, lock.node())) {
+                s.remoteLockGranted = false;
+                sendWindow(lock.node(), new MasterMessage.LockRequest(lock.winId(), lock.target(), lock.exclusive(),
+                        s.worldRank));
+                parkOrAnswer(s, lock, true, SlaveState.RBLOCKED);
+            }
+            return;
+        }
         try {
-            windowLocks.request(s, lock.winId(), lock.target(), lock.exclusive());
+            windowLocks.request(s.worldRank, lock.winId(), lock.target(), lock.exclusive());
         } catch (IllegalStateException e) {
             fail(1, e.getMessage());
             return;
@@ -729,10 +771,118 @@ public final class Scheduler {
     }
 
     private void onWinUnlock(SlaveSession s, SlaveRequest.WinUnlock unlock) {
+        if (unlock.node() != node) {
+            if (checkRemote(s, unlock.node())) {
+                sendWindow(unlock.node(), new MasterMessage.Unlock(unlock.winId(), unlock.target(), s.worldRank));
+            }
+            return;
+        }
         try {
-            windowLocks.release(s, unlock.winId(), unlock.target(), this::wake);
+            windowLocks.release(s.worldRank, unlock.winId(), unlock.target(), this::lockGranted);
         } catch (IllegalStateException e) {
             fail(1, e.getMessage());
+        }
+    }
+
+    /** A one-sided operation on a window member of another node: sent to its master, the slave parked until it is applied. */
+    private void onWinRma(SlaveSession s, SlaveRequest.WinRma rma) {
+        int target = rma.op().targetNode();
+        if (target == node) {
+            fail(1, "protocol error: rank " + s.worldRank + " asked its own master to apply a one-sided operation of"
+                    + " its own node");
+            return;
+        }
+        if (checkRemote(s, target)) {
+            s.rmaResult = null;
+            sendWindow(target, new MasterMessage.RmaOp(s.worldRank, rma.op()));
+            parkOrAnswer(s, rma, true, SlaveState.RBLOCKED);
+        }
+    }
+
+    /** Whether {@code target} is another node of this job; else the job fails. */
+    private boolean checkRemote(SlaveSession s, int target) {
+        if (quiescence == null || target < 0 || target >= placement.nodes()) {
+            fail(1, "protocol error: rank " + s.worldRank + " named node " + target + " for a window in a job of "
+                    + placement.nodes() + " node(s)");
+            return false;
+        }
+        return true;
+    }
+
+    private void sendWindow(int toNode, MasterMessage.WindowTraffic message) {
+        quiescence.sent(1);
+        remote.window(toNode, message);
+    }
+
+    /** World rank {@code worldRank} now holds the window lock it waited for: woken here, or told through its master. */
+    private void lockGranted(int worldRank) {
+        SlaveSession s = byWorldRank[worldRank];
+        if (s != null) {
+            wake(s);
+        } else {
+            sendWindow(placement.nodeOf(worldRank), new MasterMessage.LockGranted(worldRank));
+        }
+    }
+
+    private void onRemoteWindow(int fromNode, MasterMessage.WindowTraffic m) {
+        if (m instanceof MasterMessage.RmaOp op) {
+            applyRemote(fromNode, op);
+        } else if (m instanceof MasterMessage.LockRequest r) {
+            try {
+                if (windowLocks.request(r.originWorldRank(), r.winId(), r.target(), r.exclusive())) {
+                    sendWindow(fromNode, new MasterMessage.LockGranted(r.originWorldRank()));
+                }
+            } catch (IllegalStateException e) {
+                fail(1, e.getMessage());
+            }
+        } else if (m instanceof MasterMessage.Unlock u) {
+            try {
+                windowLocks.release(u.originWorldRank(), u.winId(), u.target(), this::lockGranted);
+            } catch (IllegalStateException e) {
+                fail(1, e.getMessage());
+            }
+        } else if (m instanceof MasterMessage.RmaDone done) {
+            SlaveSession s = waiting(done.originWorldRank(), SlaveRequest.WinRma.class, "one-sided operation result");
+            if (s != null) {
+                // The data is a view of the buffer the pump received this message into, its own.
+                s.rmaResult = new MasterReply.RmaResult(done.outcome(), done.error(), done.data());
+                wake(s);
+            }
+        } else if (m instanceof MasterMessage.LockGranted g) {
+            SlaveSession s = waiting(g.originWorldRank(), SlaveRequest.WinLock.class, "window lock");
+            if (s != null) {
+                s.remoteLockGranted = true;
+                wake(s);
+            }
+        }
+    }
+
+    /** The slave of this node that waits, parked on a {@code kind} request, for this answer; null (the job failed) if none. */
+    private SlaveSession waiting(int worldRank, Class<? extends SlaveRequest> kind, String what) {
+        SlaveSession s = worldRank >= 0 && worldRank < byWorldRank.length ? byWorldRank[worldRank] : null;
+        if (s == null || !kind.isInstance(s.parkedOn)) {
+            fail(1, "internal error: node " + node + " got a " + what + " for rank " + worldRank
+                    + ", which does not wait for one here");
+            return null;
+        }
+        return s;
+    }
+
+    /** Applies another node's one-sided operation, or keeps it for later while a slave here holds its lock word. */
+    private void applyRemote(int fromNode, MasterMessage.RmaOp op) {
+        MasterMessage.RmaDone done = windowTargets.apply(op.originWorldRank(), op.op());
+        if (done == null) {
+            lockedOut.addLast(new Pending(fromNode, op));
+        } else {
+            sendWindow(fromNode, done);
+        }
+    }
+
+    /** Tries the operations that waited for a lock word again, each once, in order. */
+    private void retryLockedOut() {
+        for (int i = lockedOut.size(); i > 0; i--) {
+            Pending p = lockedOut.pollFirst();
+            applyRemote(p.fromNode(), p.op());
         }
     }
 
@@ -793,8 +943,11 @@ public final class Scheduler {
         if (r instanceof SlaveRequest.FilePointer) {
             return s.pointerAnswer != null;
         }
-        if (r instanceof SlaveRequest.WinLock) {
-            return windowLocks.holdsWanted(s);
+        if (r instanceof SlaveRequest.WinLock l) {
+            return l.node() == node ? windowLocks.holdsWanted(s.worldRank) : s.remoteLockGranted;
+        }
+        if (r instanceof SlaveRequest.WinRma) {
+            return s.rmaResult != null;
         }
         return true;
     }
@@ -815,6 +968,11 @@ public final class Scheduler {
             MasterReply.PointerValue v = new MasterReply.PointerValue(s.pointerAnswer);
             s.pointerAnswer = null;
             return v;
+        }
+        if (r instanceof SlaveRequest.WinRma) {
+            MasterReply.RmaResult result = s.rmaResult;
+            s.rmaResult = null;
+            return result;
         }
         return new MasterReply.Go();
     }
@@ -945,7 +1103,7 @@ public final class Scheduler {
         if (criticalHolder == s) {
             passCriticalSection();
         }
-        windowLocks.forget(s, this::wake);
+        windowLocks.forget(s.worldRank, this::lockGranted);
         transition(s, SlaveState.EXITED);
         exited++;
         boolean neverUsedMpi = before == SlaveState.STARTING && s.connection == null && exitCode == 0;
@@ -1043,8 +1201,8 @@ public final class Scheduler {
         if (s.yielded == SlaveSession.Yield.POLL) {
             return describePoll(s);
         }
-        if (s.parkedOn instanceof SlaveRequest.WinLock) {
-            return "waiting for " + windowLocks.describeWait(s);
+        if (s.parkedOn instanceof SlaveRequest.WinLock l && l.node() == node) {
+            return "waiting for " + windowLocks.describeWait(s.worldRank);
         }
         return s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
     }
@@ -1127,7 +1285,10 @@ public final class Scheduler {
         }
         if (r instanceof SlaveRequest.WinLock l) {
             return "MPI_Win_lock(" + (l.exclusive() ? "exclusive" : "shared") + ", rank " + l.target() + ", window "
-                    + l.winId() + ")";
+                    + l.winId() + ", kept by node " + l.node() + ")";
+        }
+        if (r instanceof SlaveRequest.WinRma w) {
+            return "MPI one-sided " + w.op().kind() + " on a window member of node " + w.op().targetNode();
         }
         if (r instanceof SlaveRequest.WinUnlock u) {
             return "MPI_Win_unlock(rank " + u.target() + ", window " + u.winId() + ")";

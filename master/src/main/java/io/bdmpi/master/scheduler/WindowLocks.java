@@ -1,21 +1,21 @@
 package io.bdmpi.master.scheduler;
 
-import io.bdmpi.master.session.SlaveSession;
-
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
- * The node's one-sided locks (MPI_Win_lock): for each window and target rank, who holds it (any
- * number of shared holders or one exclusive holder) and who waits, in arrival order. A waiter is
- * granted only when every earlier waiter of that lock has been, so an exclusive request is not
- * starved by a stream of shared ones. Owned by the scheduler thread; it parks the waiters and
- * wakes the slaves this class grants a lock to.
+ * The one-sided locks (MPI_Win_lock) of the window members of this node: for each window and target
+ * rank, who holds it (any number of shared holders or one exclusive holder) and who waits, in
+ * arrival order. Holders and waiters are world ranks, of this node or of another (whose master
+ * passed the request on). A waiter is granted only when every earlier waiter of that lock has
+ * been, so an exclusive request is not starved by a stream of shared ones. Owned by the scheduler
+ * thread; it parks the waiters of its node, and wakes them or tells their master when this class
+ * grants them a lock.
  */
 final class WindowLocks {
 
@@ -23,37 +23,41 @@ final class WindowLocks {
     private record Key(int winId, int target) {
     }
 
-    private record Waiter(SlaveSession slave, boolean exclusive) {
+    private record Waiter(int rank, boolean exclusive) {
     }
 
     private static final class Lock {
-        final Set<SlaveSession> shared = new HashSet<>();
-        SlaveSession exclusive;
+        final Set<Integer> shared = new HashSet<>();
+        int exclusive = NONE;
         final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
 
         boolean idle() {
-            return shared.isEmpty() && exclusive == null && waiters.isEmpty();
+            return shared.isEmpty() && exclusive == NONE && waiters.isEmpty();
         }
 
-        boolean holds(SlaveSession s) {
-            return exclusive == s || shared.contains(s);
+        boolean holds(int rank) {
+            return exclusive == rank || shared.contains(rank);
         }
     }
 
+    /** No exclusive holder. */
+    private static final int NONE = -1;
+
     private final Map<Key, Lock> locks = new HashMap<>();
-    /** What each waiting slave waits for (a slave waits for one lock at a time). */
-    private final Map<SlaveSession, Key> waiting = new HashMap<>();
+    /** What each waiting rank waits for (a rank waits for one lock at a time). */
+    private final Map<Integer, Key> waiting = new HashMap<>();
 
     /**
-     * Asks for a lock: true if {@code s} holds it now, false if it must wait (it is queued).
+     * Asks for a lock for world rank {@code s}: true if it holds it now, false if it must wait
+     * (it is queued).
      *
      * @throws IllegalStateException if {@code s} already holds or waits for this lock
      */
-    boolean request(SlaveSession s, int winId, int target, boolean exclusive) {
+    boolean request(int s, int winId, int target, boolean exclusive) {
         Key key = new Key(winId, target);
         Lock lock = locks.computeIfAbsent(key, k -> new Lock());
         if (lock.holds(s) || waiting.containsKey(s)) {
-            throw new IllegalStateException("rank " + s.worldRank + " locked rank " + target + " of window " + winId
+            throw new IllegalStateException("rank " + s + " locked rank " + target + " of window " + winId
                     + " twice");
         }
         if (lock.waiters.isEmpty() && grantable(lock, exclusive)) {
@@ -66,52 +70,52 @@ final class WindowLocks {
     }
 
     /**
-     * Releases a lock {@code s} holds and grants it to the waiters that may now have it.
+     * Releases a lock world rank {@code s} holds and grants it to the waiters that may now have it.
      *
-     * @param granted receives each slave that now holds the lock and must be woken
+     * @param granted receives each world rank that now holds the lock and must be told
      * @throws IllegalStateException if {@code s} does not hold it
      */
-    void release(SlaveSession s, int winId, int target, Consumer<SlaveSession> granted) {
+    void release(int s, int winId, int target, IntConsumer granted) {
         Key key = new Key(winId, target);
         Lock lock = locks.get(key);
         if (lock == null || !lock.holds(s)) {
-            throw new IllegalStateException("rank " + s.worldRank + " unlocked rank " + target + " of window " + winId
+            throw new IllegalStateException("rank " + s + " unlocked rank " + target + " of window " + winId
                     + " without holding its lock");
         }
         if (lock.exclusive == s) {
-            lock.exclusive = null;
+            lock.exclusive = NONE;
         } else {
             lock.shared.remove(s);
         }
         pass(key, lock, granted);
     }
 
-    /** Whether {@code s} waits for no lock or now holds the one it waited for. */
-    boolean holdsWanted(SlaveSession s) {
+    /** Whether world rank {@code s} waits for no lock or now holds the one it waited for. */
+    boolean holdsWanted(int s) {
         return !waiting.containsKey(s);
     }
 
     /** The lock {@code s} waits for, described for a deadlock report, or null. */
-    String describeWait(SlaveSession s) {
+    String describeWait(int s) {
         Key key = waiting.get(s);
         if (key == null) {
             return null;
         }
         Lock lock = locks.get(key);
-        String holder = lock.exclusive != null ? "rank " + lock.exclusive.worldRank + " (exclusive)"
+        String holder = lock.exclusive != NONE ? "rank " + lock.exclusive + " (exclusive)"
                                                : lock.shared.size() + " shared holder(s)";
         return "MPI_Win_lock(rank " + key.target() + " of window " + key.winId() + ", held by " + holder + ")";
     }
 
-    /** A slave died: it holds and waits for nothing any more. */
-    void forget(SlaveSession s, Consumer<SlaveSession> granted) {
+    /** A rank died: it holds and waits for nothing any more. */
+    void forget(int s, IntConsumer granted) {
         waiting.remove(s);
         for (Iterator<Map.Entry<Key, Lock>> it = locks.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Key, Lock> e = it.next();
             Lock lock = e.getValue();
-            lock.waiters.removeIf(w -> w.slave() == s);
+            lock.waiters.removeIf(w -> w.rank() == s);
             if (lock.exclusive == s) {
-                lock.exclusive = null;
+                lock.exclusive = NONE;
             }
             lock.shared.remove(s);
         }
@@ -120,12 +124,12 @@ final class WindowLocks {
         }
     }
 
-    private void pass(Key key, Lock lock, Consumer<SlaveSession> granted) {
+    private void pass(Key key, Lock lock, IntConsumer granted) {
         while (!lock.waiters.isEmpty() && grantable(lock, lock.waiters.peekFirst().exclusive())) {
             Waiter w = lock.waiters.pollFirst();
-            grant(lock, w.slave(), w.exclusive());
-            waiting.remove(w.slave());
-            granted.accept(w.slave());
+            grant(lock, w.rank(), w.exclusive());
+            waiting.remove(w.rank());
+            granted.accept(w.rank());
         }
         if (lock.idle()) {
             locks.remove(key);
@@ -133,10 +137,10 @@ final class WindowLocks {
     }
 
     private static boolean grantable(Lock lock, boolean exclusive) {
-        return lock.exclusive == null && (!exclusive || lock.shared.isEmpty());
+        return lock.exclusive == NONE && (!exclusive || lock.shared.isEmpty());
     }
 
-    private static void grant(Lock lock, SlaveSession s, boolean exclusive) {
+    private static void grant(Lock lock, int s, boolean exclusive) {
         if (exclusive) {
             lock.exclusive = s;
         } else {

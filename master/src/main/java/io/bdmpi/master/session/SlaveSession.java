@@ -1,6 +1,7 @@
 package io.bdmpi.master.session;
 
 import io.bdmpi.master.slaveio.SlaveConnection;
+import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.SlaveRequest;
 
 import java.util.ArrayDeque;
@@ -47,6 +48,10 @@ public final class SlaveSession {
     public SlaveRequest parkedOn;
     /** The answer another node's master gave to this slave's shared file pointer request; null while none. */
     public Long pointerAnswer;
+    /** The outcome of the one-sided operation it waits for on another node (parked on WinRma), or null. */
+    public MasterReply.RmaResult rmaResult;
+    /** Whether another node's master granted the window lock it waits for (parked on a WinLock of that node). */
+    public boolean remoteLockGranted;
     /** The last request this slave made, for crash reports. */
     public SlaveRequest lastRequest;
     public int exitCode = -1;

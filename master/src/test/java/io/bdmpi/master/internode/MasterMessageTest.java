@@ -41,4 +41,25 @@ class MasterMessageTest {
         MasterMessage.CheckpointCommitted c = new MasterMessage.CheckpointCommitted(8);
         assertEquals(c, MasterMessage.decode(c.encode()));
     }
+
+    @Test
+    void shouldRoundTripOneSidedTraffic() {
+        io.bdmpi.protocol.RmaRequest op = new io.bdmpi.protocol.RmaRequest(io.bdmpi.protocol.RmaRequest.Kind.COMPARE_AND_SWAP,
+                1, "/w/spill/r4/a", 0, 64, "/w/spill/win.control", 4, false, (byte) 0, io.bdmpi.protocol.ElementType.LONG,
+                new int[] {8, 8}, ByteBuffer.wrap(new byte[16]));
+        MasterMessage.RmaOp back = assertInstanceOf(MasterMessage.RmaOp.class,
+                MasterMessage.decode(new MasterMessage.RmaOp(3, op).encode()));
+        assertEquals(3, back.originWorldRank());
+        assertEquals(op.segmentFile(), back.op().segmentFile());
+        assertEquals(op.data(), back.op().data());
+        MasterMessage.RmaDone done = assertInstanceOf(MasterMessage.RmaDone.class, MasterMessage.decode(
+                new MasterMessage.RmaDone(3, io.bdmpi.protocol.RmaRequest.Outcome.APPLIED, "", ByteBuffer.wrap(new byte[] {5, 6}))
+                        .encode()));
+        assertEquals(new MasterMessage.RmaDone(3, io.bdmpi.protocol.RmaRequest.Outcome.APPLIED, "",
+                ByteBuffer.wrap(new byte[] {5, 6})), done);
+        for (MasterMessage m : new MasterMessage[] {new MasterMessage.LockRequest(9, 2, true, 5),
+                new MasterMessage.LockGranted(5), new MasterMessage.Unlock(9, 2, 5)}) {
+            assertEquals(m, MasterMessage.decode(m.encode()));
+        }
+    }
 }

@@ -1117,6 +1117,11 @@ class SchedulerTest {
         }
 
         @Override
+        public void window(int node, MasterMessage.WindowTraffic message) {
+            throw new AssertionError("no one-sided traffic in this test");
+        }
+
+        @Override
         public void checkpointPartWritten(int sequence) {
             throw new AssertionError("no checkpoint in this test");
         }

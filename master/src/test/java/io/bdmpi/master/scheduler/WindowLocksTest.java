@@ -1,6 +1,5 @@
 package io.bdmpi.master.scheduler;
 
-import io.bdmpi.master.session.SlaveSession;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,10 +14,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WindowLocksTest {
 
     private final WindowLocks locks = new WindowLocks();
-    private final SlaveSession a = new SlaveSession(0, 100, 0);
-    private final SlaveSession b = new SlaveSession(1, 101, 0);
-    private final SlaveSession c = new SlaveSession(2, 102, 0);
-    private final List<SlaveSession> woken = new ArrayList<>();
+    /** World ranks; c stands for a rank of another node, whose master passed its requests on. */
+    private final int a = 0;
+    private final int b = 1;
+    private final int c = 7;
+    private final List<Integer> woken = new ArrayList<>();
 
     @Test
     void sharedLocksGoTogetherAndExcludeAnExclusiveOne() {

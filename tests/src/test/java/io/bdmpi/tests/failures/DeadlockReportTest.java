@@ -57,6 +57,14 @@ class DeadlockReportTest {
         expect(report, "rank 1: waiting for MPI_Win_lock\\(rank 0 of window \\d+, held by rank 0 \\(exclusive\\)\\)");
     }
 
+    /** A rank waiting for a window lock that another node's master keeps is parked too, and named. */
+    @Test
+    void windowLockOfAnotherNodeHeldByARankThatWaitsForever() {
+        String report = run("lock", 2, 1, 1);
+        expect(report, "rank 0: .*receive\\(source=1, tag=14, comm=COMM_WORLD\\)");
+        expect(report, "rank 1: .*MPI_Win_lock\\(exclusive, rank 0, window \\d+, kept by node 0\\)");
+    }
+
     /** Over nodes the masters report a deadlock only when every node is blocked and no message is in flight. */
     @Test
     void cycleOfReceivesOverTwoNodes() {

@@ -2,6 +2,7 @@ package io.bdmpi.tests.failures;
 
 import io.bdmpi.master.internode.MpiAbi;
 import io.bdmpi.tests.programs.Sleeper;
+import io.bdmpi.tests.programs.rma.WindowCrash;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -56,6 +57,25 @@ class LostMasterTest {
     @EnumSource(MpiAbi.class)
     void aKilledMasterIsNamedAndTheJobEnds(MpiAbi library) {
         checkLoss(library, 3, "KILL", "(stopped answering for \\d+\\.\\d s|is gone \\(.*\\))");
+    }
+
+    /**
+     * A master killed while a rank of another node waits, parked, for the one-sided operations and
+     * locks it keeps: the job ends, named as for any lost node, and nothing is left behind.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @EnumSource(MpiAbi.class)
+    void aMasterLostWhileAnotherNodeUsesItsWindowEndsTheJob(MpiAbi library) {
+        JobResult r = JobRunner.job(WindowCrash.class).nodes(2).mpi(library).ranks(2).running(2).args("remote")
+                .timeout(Duration.ofSeconds(90))
+                .whenStdoutHas("WindowCrash rank 0 works remotely", (launcher, workDir) -> {
+                    Thread.sleep(500); // rank 0 is deep in its loop of remote locks and fetchAndOps
+                    kill("KILL", slaveOfRank(launcher, 3).parent().orElseThrow().pid());
+                }).run();
+        r.assertFailed();
+        List<String> named = r.stderr().stream().filter(l -> l.endsWith("; ending the job")).toList();
+        Expect.that(r, named.size() == 1 && named.get(0).startsWith("bdmpiexec: node 1 "),
+                "expected one line naming node 1, got " + named);
     }
 
     /**

@@ -44,8 +44,9 @@ import java.util.Arrays;
  *       the others' parts after a fence;</li>
  *   <li>error classes under {@code ERRORS_RETURN}.</li>
  * </ol>
- * On several nodes, first a window over {@code COMM_WORLD} ({@link #acrossNodes}), then the rest
- * on {@code BDMPI.COMM_NODE}.
+ * On several nodes, first a window over {@code COMM_WORLD} ({@link #acrossNodes}), then the
+ * rest over {@code COMM_WORLD} too, whose ranks reach the other node's through the masters, but
+ * the shared window and the error cases on {@code BDMPI.COMM_NODE}.
  *
  * <p>Usage: {@code Windows MULTINODE} ("true" when the job has several nodes).
  */
@@ -65,8 +66,8 @@ public final class Windows {
         Intracomm comm = MPI.COMM_WORLD;
         if (multiNode) {
             acrossNodes();
-            comm = BDMPI.COMM_NODE;
         }
+        // On several nodes, over COMM_WORLD: the masters carry the operations between the nodes.
         counter(comm);
         lockHeldWhileParked(comm);
         halo(comm, false);
@@ -76,6 +77,10 @@ public final class Windows {
         everyOperator(comm);
         compareAndSwap(comm);
         requests(comm);
+        dynamic(comm);
+        if (multiNode) {
+            comm = BDMPI.COMM_NODE;
+        }
         shared(comm);
         errors(comm);
         System.out.println("Windows rank " + MPI.COMM_WORLD.getRank() + " OK");
@@ -85,13 +90,15 @@ public final class Windows {
     // ---------------------------------------------------------------- across nodes
 
     /**
-     * A window over {@code COMM_WORLD} on several nodes: each rank puts its rank into the part of
-     * every rank of its node under fences (which are barriers over both nodes); the node's ranks
-     * take tickets from a counter on their node's lowest rank with {@code fetchAndOp} under an
-     * exclusive lock and under {@code lockAll}, each ticket once; post/start/complete/wait between
-     * the pairs (0,1), (2,3), ... whether both are on one node (with a put) or not; and a put, a
-     * lock or a {@code sharedQuery} on a rank of the other node is
-     * {@code MPI.ERR_UNSUPPORTED_OPERATION}, the window still usable after it.
+     * A window over {@code COMM_WORLD} on several nodes, whose operations the masters carry to the
+     * other node: each rank puts its rank into the part of every rank under fences (which are
+     * barriers over both nodes); every rank takes tickets from a counter on rank 0 with
+     * {@code fetchAndOp} under an exclusive lock and under {@code lockAll}, each ticket once; a put
+     * is visible at its target of the other node once {@code flush} returns; rank 0 holds the lock
+     * of the last rank of the other node while parked, and that rank gets it when rank 0 unlocks;
+     * post/start/complete/wait between the pairs (0,1), (2,3), ... with a put, whether both are on
+     * one node or not; and a {@code sharedQuery} of a rank of the other node is
+     * {@code MPI.ERR_RMA_SHARED}, a put past its part {@code MPI.ERR_RMA_RANGE}.
      */
     private static void acrossNodes() throws MPIException {
         Intracomm world = MPI.COMM_WORLD;
@@ -103,21 +110,19 @@ public final class Windows {
         node.allGather(peers, 1, MPI.INT);
         int counterSlot = size;
         int pscwSlot = size + 1;
-        Win win = new Win(size + 2, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(0), Win.FLAVOR_PRIVATE);
+        int flushSlot = size + 2;
+        int lockSlot = size + 3;
+        Win win = new Win(size + 4, 1, MPI.INFO_NULL, world, MPI.newIntBuffer(0), Win.FLAVOR_PRIVATE);
         ByteBuffer own = win.sharedQuery(me);
         IntBuffer mine = MPI.newIntBuffer(1).put(0, me);
 
         win.fence(0);
-        for (int peer : peers) {
-            win.put(mine, 1, MPI.INT, peer, me, 1, MPI.INT);
+        for (int r = 0; r < size; r++) {
+            win.put(mine, 1, MPI.INT, r, me, 1, MPI.INT);
         }
         win.fence(0);
-        for (int peer : peers) {
-            equal(peer, own.getInt(peer * Integer.BYTES), "across nodes: slot " + peer + " put by my node's rank");
-        }
-        int leader = peers[0];
-        for (int p : peers) {
-            leader = Math.min(leader, p);
+        for (int r = 0; r < size; r++) {
+            equal(r, own.getInt(r * Integer.BYTES), "across nodes: slot " + r + " put by rank " + r);
         }
         int other = -1;
         for (int r = 0; r < size && other < 0; r++) {
@@ -128,25 +133,23 @@ public final class Windows {
         check(other >= 0, "across nodes: some rank is on another node");
         int remote = other;
         win.setErrhandler(MPI.ERRORS_RETURN);
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.put(mine, 1, MPI.INT, remote, 0, 1, MPI.INT),
-                "a put to a rank of another node");
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.sharedQuery(remote), "sharedQuery of another node's rank");
-        win.fence(MPI.MODE_NOSUCCEED);
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.lock(MPI.LOCK_SHARED, remote, 0),
-                "a lock on a rank of another node");
+        expectError(MPI.ERR_RMA_SHARED, () -> win.sharedQuery(remote), "sharedQuery of another node's rank");
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(mine, 1, MPI.INT, remote, size + 4, 1, MPI.INT),
+                "a put past the part of a rank of another node");
         win.setErrhandler(MPI.ERRORS_ARE_FATAL);
+        win.fence(MPI.MODE_NOSUCCEED);
 
         IntBuffer one = MPI.newIntBuffer(1).put(0, 1);
         IntBuffer got = MPI.newIntBuffer(1);
         int[] tickets = new int[2 * K];
         for (int i = 0; i < 2 * K; i++) {
             if (i < K) {
-                win.lock(MPI.LOCK_EXCLUSIVE, leader, 0);
-                win.fetchAndOp(one, got, MPI.INT, leader, counterSlot, MPI.SUM);
-                win.unlock(leader);
+                win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+                win.fetchAndOp(one, got, MPI.INT, 0, counterSlot, MPI.SUM);
+                win.unlock(0);
             } else {
                 win.lockAll(0);
-                win.fetchAndOp(one, got, MPI.INT, leader, counterSlot, MPI.SUM);
+                win.fetchAndOp(one, got, MPI.INT, 0, counterSlot, MPI.SUM);
                 win.unlockAll();
             }
             tickets[i] = got.get(0);
@@ -154,27 +157,60 @@ public final class Windows {
                 world.barrier(); // the ranks of both nodes take turns
             }
         }
-        int[] all = new int[2 * K * peers.length];
-        node.allGather(tickets, 2 * K, MPI.INT, all, 2 * K, MPI.INT);
+        int[] all = new int[2 * K * size];
+        world.allGather(tickets, 2 * K, MPI.INT, all, 2 * K, MPI.INT);
         Arrays.sort(all);
         for (int i = 0; i < all.length; i++) {
-            equal(i, all[i], "across nodes: ticket " + i + " of the node's counter (each exactly once)");
+            equal(i, all[i], "across nodes: ticket " + i + " of rank 0's counter (each exactly once)");
+        }
+
+        // flush: the put is at the target when flush returns, before the unlock. The last rank
+        // that is not on rank 0's node puts into rank 0's part.
+        int[] withZero = new int[size];
+        withZero[me] = contains(peers, 0) ? 1 : 0;
+        world.allGather(withZero, 1, MPI.INT);
+        int last = size - 1;
+        while (withZero[last] == 1) {
+            last--;
+        }
+        if (me == last) {
+            win.lock(MPI.LOCK_SHARED, 0, 0);
+            win.put(MPI.newIntBuffer(1).put(0, 4242), 1, MPI.INT, 0, flushSlot, 1, MPI.INT);
+            win.flush(0);
+            world.send(new int[] {1}, 1, MPI.INT, 0, 6);
+            world.recv(new int[1], 1, MPI.INT, 0, 7);
+            win.unlock(0);
+        } else if (me == 0) {
+            world.recv(new int[1], 1, MPI.INT, last, 6);
+            win.sync();
+            equal(4242, own.getInt(flushSlot * Integer.BYTES), "across nodes: a put at its target after flush");
+            world.send(new int[] {1}, 1, MPI.INT, last, 7);
+        }
+        // A lock of another node's rank held by a parked rank.
+        IntBuffer v = MPI.newIntBuffer(1);
+        if (me == 0) {
+            win.lock(MPI.LOCK_EXCLUSIVE, last, 0);
+            world.send(new int[] {1}, 1, MPI.INT, last, 4); // "I hold it"
+            world.recv(new int[1], 1, MPI.INT, last, 5); // parked holding the lock
+            win.put(v.put(0, 41), 1, MPI.INT, last, lockSlot, 1, MPI.INT);
+            win.unlock(last);
+        } else if (me == last) {
+            world.recv(new int[1], 1, MPI.INT, 0, 4);
+            world.send(new int[] {1}, 1, MPI.INT, 0, 5);
+            win.lock(MPI.LOCK_EXCLUSIVE, last, 0); // granted once rank 0 unlocks
+            equal(41, own.getInt(lockSlot * Integer.BYTES), "across nodes: the value rank 0 put before it unlocked");
+            win.unlock(last);
         }
 
         int partner = me ^ 1;
         if (partner < size) {
             Group pair = win.getGroup().incl(new int[] {partner});
-            boolean sameNode = contains(peers, partner);
             win.post(pair, 0);
             win.start(pair, 0);
-            if (sameNode) {
-                win.put(mine, 1, MPI.INT, partner, pscwSlot, 1, MPI.INT);
-            }
+            win.put(mine, 1, MPI.INT, partner, pscwSlot, 1, MPI.INT);
             win.complete();
             win.waitFor();
-            if (sameNode) {
-                equal(partner, own.getInt(pscwSlot * Integer.BYTES), "across nodes: PSCW put by rank " + partner);
-            }
+            equal(partner, own.getInt(pscwSlot * Integer.BYTES), "across nodes: PSCW put by rank " + partner);
         }
         win.free();
     }
@@ -574,6 +610,75 @@ public final class Windows {
         win.free();
     }
 
+    /**
+     * A dynamic window: each rank attaches a plain buffer of 4 ints (displacements 0 to 15), then a
+     * view of an off-heap array of 4 ints (16 to 31, used in place); under fences each puts into
+     * both regions of its right neighbour; all add into rank 0's second region under lockAll
+     * (exact sum); an access across the two regions or past them is ERR_RMA_RANGE; after the first
+     * region is detached (a fence tells the others), an access to it is ERR_RMA_RANGE and the
+     * second keeps its displacements.
+     */
+    private static void dynamic(Intracomm comm) throws MPIException {
+        int rank = comm.getRank();
+        int size = comm.getSize();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        Win win = new Win(MPI.INFO_NULL, comm);
+        IntBuffer plain = MPI.newIntBuffer(4);
+        ByteArray array = null;
+        try {
+            array = OutOfCore.store().bytes("dynamic", 16, Residency.NONE);
+        } catch (IOException e) {
+            throw new AssertionError("rank " + rank + ": no off-heap array: " + e);
+        }
+        IntBuffer mapped = array.chunkView(0).order(ByteOrder.nativeOrder()).asIntBuffer();
+        win.attach(plain, 4);
+        win.attach(mapped, 4);
+        win.fence(0);
+        IntBuffer two = MPI.newIntBuffer(2).put(0, 100 + rank).put(1, 200 + rank);
+        win.put(two, 2, MPI.INT, right, 4, 2, MPI.INT); // bytes 4..11 of the plain buffer
+        win.put(two, 2, MPI.INT, right, 20, 2, MPI.INT); // bytes 20..27: ints 1 and 2 of the array
+        win.fence(0);
+        equal(100 + left, plain.get(1), "dynamic: plain region, int 1 from rank " + left);
+        equal(200 + left, plain.get(2), "dynamic: plain region, int 2 from rank " + left);
+        equal(100 + left, mapped.get(1), "dynamic: off-heap region, int 1 from rank " + left);
+        equal(200 + left, mapped.get(2), "dynamic: off-heap region, int 2 from rank " + left);
+        win.fence(MPI.MODE_NOSUCCEED);
+
+        win.lockAll(0);
+        IntBuffer add = MPI.newIntBuffer(1).put(0, rank + 1);
+        IntBuffer old = MPI.newIntBuffer(1);
+        for (int i = 0; i < K; i++) {
+            win.getAccumulate(add, 1, MPI.INT, old, 1, MPI.INT, 0, 28, 1, MPI.INT, MPI.SUM);
+        }
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        expectError(MPI.ERR_RMA_RANGE, () -> win.get(two, 2, MPI.INT, right, 12, 2, MPI.INT),
+                "dynamic: a get across two regions");
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(two, 1, MPI.INT, right, 32, 1, MPI.INT),
+                "dynamic: a put past the regions");
+        win.unlockAll();
+        comm.barrier();
+        if (rank == 0) {
+            win.sync();
+            equal((long) K * size * (size + 1) / 2, mapped.get(3), "dynamic: exact sum of the getAccumulates");
+        }
+        win.detach(plain);
+        expectError(MPI.ERR_RMA_ATTACH, () -> win.detach(plain), "dynamic: detach of a detached buffer");
+        win.fence(0);
+        expectError(MPI.ERR_RMA_RANGE, () -> win.put(two, 1, MPI.INT, right, 4, 1, MPI.INT),
+                "dynamic: a put into a detached region");
+        win.put(two, 1, MPI.INT, right, 16, 1, MPI.INT);
+        win.fence(MPI.MODE_NOSUCCEED);
+        equal(100 + left, mapped.get(0), "dynamic: the region after a hole keeps its displacements");
+        win.setErrhandler(MPI.ERRORS_ARE_FATAL);
+        win.free();
+        try {
+            OutOfCore.store().delete("dynamic");
+        } catch (IOException e) {
+            throw new AssertionError("rank " + rank + ": " + e);
+        }
+    }
+
     private static void shared(Intracomm comm) throws MPIException {
         int rank = comm.getRank();
         int size = comm.getSize();
@@ -621,7 +726,8 @@ public final class Windows {
         expectError(MPI.ERR_RANK, () -> win.lock(MPI.LOCK_SHARED, size, 0), "lock of rank size");
         Win dynamic = new Win(MPI.INFO_NULL, comm);
         dynamic.setErrhandler(MPI.ERRORS_RETURN);
-        expectError(MPI.ERR_UNSUPPORTED_OPERATION, () -> dynamic.attach(x, 4), "attach");
+        expectError(MPI.ERR_SIZE, () -> dynamic.attach(x, 5), "attach of more than the buffer");
+        expectError(MPI.ERR_RMA_ATTACH, () -> dynamic.detach(x), "detach of a buffer never attached");
         expectError(MPI.ERR_RMA_FLAVOR, () -> dynamic.sharedQuery(0), "sharedQuery on a dynamic window");
         expectError(MPI.ERR_RMA_FLAVOR, () -> win.attach(x, 4), "attach to a window that is not dynamic");
         dynamic.free();
