@@ -1,5 +1,7 @@
 package io.bdmpi.master.internode;
 
+import io.bdmpi.protocol.ElementType;
+import io.bdmpi.protocol.RmaRequest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -44,8 +46,8 @@ class MasterMessageTest {
 
     @Test
     void shouldRoundTripOneSidedTraffic() {
-        io.bdmpi.protocol.RmaRequest op = new io.bdmpi.protocol.RmaRequest(io.bdmpi.protocol.RmaRequest.Kind.COMPARE_AND_SWAP,
-                1, "/w/spill/r4/a", 0, 64, "/w/spill/win.control", 4, false, (byte) 0, io.bdmpi.protocol.ElementType.LONG,
+        RmaRequest op = new RmaRequest(RmaRequest.Kind.COMPARE_AND_SWAP,
+                1, "/w/spill/r4/a", 0, 64, "/w/spill/win.control", 4, false, (byte) 0, ElementType.LONG,
                 new int[] {8, 8}, ByteBuffer.wrap(new byte[16]));
         MasterMessage.RmaOp back = assertInstanceOf(MasterMessage.RmaOp.class,
                 MasterMessage.decode(new MasterMessage.RmaOp(3, op).encode()));
@@ -53,9 +55,9 @@ class MasterMessageTest {
         assertEquals(op.segmentFile(), back.op().segmentFile());
         assertEquals(op.data(), back.op().data());
         MasterMessage.RmaDone done = assertInstanceOf(MasterMessage.RmaDone.class, MasterMessage.decode(
-                new MasterMessage.RmaDone(3, io.bdmpi.protocol.RmaRequest.Outcome.APPLIED, "", ByteBuffer.wrap(new byte[] {5, 6}))
+                new MasterMessage.RmaDone(3, RmaRequest.Outcome.APPLIED, "", ByteBuffer.wrap(new byte[] {5, 6}))
                         .encode()));
-        assertEquals(new MasterMessage.RmaDone(3, io.bdmpi.protocol.RmaRequest.Outcome.APPLIED, "",
+        assertEquals(new MasterMessage.RmaDone(3, RmaRequest.Outcome.APPLIED, "",
                 ByteBuffer.wrap(new byte[] {5, 6})), done);
         for (MasterMessage m : new MasterMessage[] {new MasterMessage.LockRequest(9, 2, true, 5),
                 new MasterMessage.LockGranted(5), new MasterMessage.Unlock(9, 2, 5)}) {
