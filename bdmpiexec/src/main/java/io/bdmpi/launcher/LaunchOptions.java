@@ -136,6 +136,13 @@ public final class LaunchOptions {
     @Option(names = "--node-slaves", hidden = true, split = ",")
     List<Integer> nodeSlaves;
 
+    /**
+     * Set by bdmpiexec on the masters it starts again after a lost node, with node-local checkpoint
+     * directories: the number each node puts for %n in --checkpoint-dir (the survivors keep theirs).
+     */
+    @Option(names = "--node-dirs", hidden = true, split = ",")
+    List<Integer> nodeDirs;
+
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
@@ -184,7 +191,9 @@ public final class LaunchOptions {
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job;"
-                    + " with -nn > 1 a directory every node sees (default: in the job's work directory, removed with it).")
+                    + " with -nn > 1 a directory every node sees, or with %n in it (e.g. /scratch/ck-%n) a directory of each"
+                    + " node's own, %n its number, where each node also keeps a copy of another node's part"
+                    + " (default: in the job's work directory, removed with it).")
     Path checkpointDir;
 
     @Option(names = "--restart", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
@@ -367,6 +376,7 @@ public final class LaunchOptions {
                 .reportFile(report)
                 .checkpointDir(checkpointDir)
                 .restartDir(restartDir)
+                .nodeDirs(nodeDirs == null ? List.of() : nodeDirs)
                 .recoveries(recover)
                 .launcherAddress(launcherAddress);
         return ctx.conclude();
@@ -382,7 +392,8 @@ public final class LaunchOptions {
         }
         return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
                 progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress, recover,
-                checkpointDir != null ? checkpointDir : restartDir, args.length - program.size());
+                checkpointDir != null ? checkpointDir : restartDir, nodeDirs == null ? List.of() : List.copyOf(nodeDirs),
+                args.length - program.size());
     }
 
     static List<String> splitJvmOptions(String opts) {

@@ -29,7 +29,7 @@ class CheckpointStoreTest {
 
     @Test
     void aCheckpointHoldsStatesAndBufferedMessagesAndReplacesThePreviousOne() throws IOException {
-        CheckpointStore store = new CheckpointStore(dir, spill, false);
+        CheckpointStore store = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertNull(store.latest());
         Files.writeString(spill.resolve("state-1"), "state of rank 1");
         Files.writeString(spill.resolve("message-file"), "a large message");
@@ -51,7 +51,7 @@ class CheckpointStoreTest {
         assertEquals(List.of(new CheckpointStore.Message(0, 0, 1, 7, 1, "part-0/message-0", 5),
                 new CheckpointStore.Message(1, 0, 0, 8, 0, "part-0/message-1", 15)), second.parts().get(0).messages());
 
-        CheckpointStore reopened = new CheckpointStore(dir, spill, false);
+        CheckpointStore reopened = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertEquals(second, reopened.latest());
         reopened.exportToSpill("part-0/message-1", "restored");
         assertEquals("a large message", Files.readString(spill.resolve("restored")));
@@ -61,12 +61,12 @@ class CheckpointStoreTest {
 
     @Test
     void aCheckpointCutShortIsIgnoredAndRemoved() throws IOException {
-        CheckpointStore store = new CheckpointStore(dir, spill, false);
+        CheckpointStore store = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         store.writePart(1, 0, 1, 1, Map.of(0, inline("complete")), List.of());
         store.commit(1, 1);
         store.writePart(2, 0, 1, 1, Map.of(0, inline("half")), List.of());
 
-        CheckpointStore reopened = new CheckpointStore(dir, spill, false);
+        CheckpointStore reopened = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertEquals(1, reopened.latest().sequence(), "the committed checkpoint is the latest");
         reopened.removeIncomplete();
         assertEquals(List.of("checkpoint-1"), names(dir));
@@ -77,7 +77,7 @@ class CheckpointStoreTest {
     void theNodesOfASharedDirectoryCommitTogether() throws IOException {
         CheckpointStore[] nodes = new CheckpointStore[3];
         for (int n = 0; n < 3; n++) {
-            nodes[n] = new CheckpointStore(dir, spill, true);
+            nodes[n] = new CheckpointStore(dir, spill, CheckpointStore.Sharing.SHARED);
         }
         nodes[1].writePart(1, 1, 3, 3, Map.of(1, inline("one")), List.of());
         nodes[0].writePart(1, 0, 3, 3, Map.of(0, inline("zero")), List.of());
@@ -91,7 +91,7 @@ class CheckpointStoreTest {
         nodes[1].committed(1);
         nodes[2].committed(1);
 
-        CheckpointStore reader = new CheckpointStore(dir, spill, true);
+        CheckpointStore reader = new CheckpointStore(dir, spill, CheckpointStore.Sharing.SHARED);
         CheckpointStore.Checkpoint c = reader.latest();
         assertEquals(List.of(0, 1, 2), c.parts().stream().map(CheckpointStore.Part::node).toList());
         assertEquals(3, c.worldSize());
