@@ -105,11 +105,13 @@ public final class LaunchOptions {
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
 
     @Option(names = "--hosts", paramLabel = "A,B,...", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Hosts of the N masters, passed to mpiexec (default: all on this machine).")
+            description = "Hosts of the N masters, passed to mpiexec (default: all on this machine); hosts beyond the"
+                    + " first N are spares, where --recover starts a lost node's master again.")
     String hosts;
 
     @Option(names = "--hostfile", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "A host file for mpiexec, instead of --hosts.")
+            description = "A host file for mpiexec, instead of --hosts; mpiexec fills its hosts in order, one master a"
+                    + " slot, and the slots beyond the first N are spares, where --recover starts a lost node's master again.")
     Path hostFile;
 
     @Option(names = "--mpiexec", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,

@@ -33,8 +33,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>With {@code --recover N}: MPI ends the whole job when a master dies, so recovery happens
  * around it. When a node is lost ({@link JobWatch}'s {@link LostNode}, else what mpiexec reports,
  * see {@link NodeLoss}), bdmpiexec says which node was lost and starts the job again on the
- * surviving nodes (its hosts less the lost one's), the same ranks spread over them in blocks, going
- * on from the last checkpoint in the checkpoint directory (which every node sees); at most N times.
+ * surviving nodes (its hosts less the lost one's, and a spare host in its place if the hosts list
+ * one), the same ranks spread over them in blocks, going on from the last checkpoint in the
+ * checkpoint directory (which every node sees); at most N times. With node-local checkpoint
+ * directories the ranks go to the survivors that hold their parts ({@link NodeLocalRecovery}).
  *
  * @param mpiexec         the launcher of the MPI library the masters bind
  * @param nodes           -nn
@@ -226,12 +228,13 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /**
      * The launch that goes on from node-local checkpoints as {@code plan} places the ranks: on the
-     * nodes it keeps (their hosts, from {@code --hosts}), each in its own directory.
+     * nodes it keeps (their hosts, from {@code --hosts} or the host file), each in its own directory.
+     * A spare host has none of the checkpoint's parts, so none is used.
      */
     MultiNodeLaunch placedBy(NodeLocalRecovery plan) {
         String survivors = null;
-        if (hosts != null) {
-            List<String> list = List.of(hosts.split(","));
+        List<String> list = hostList();
+        if (list != null) {
             List<String> kept = new ArrayList<>();
             for (int n = 0; n < nodes && n < list.size(); n++) {
                 if (plan.slots().contains(dirOf(n))) {
@@ -253,26 +256,65 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     /**
-     * The launch that goes on without node {@code lost}: one node fewer (its host left out of
-     * {@code --hosts}), the {@code worldSize} ranks in blocks over the rest, from the checkpoints.
-     * The options go before the program, where they override the user's.
+     * The launch that goes on without node {@code lost}, from the checkpoints: its host is left out,
+     * and a spare host (a host beyond the first {@code nodes} of {@code --hosts} or the host file)
+     * takes its place, else the job goes on with one node fewer; the {@code worldSize} ranks in
+     * blocks over the nodes. The options go before the program, where they override the user's.
      */
     MultiNodeLaunch without(int lost, int worldSize) {
-        int n = nodes - 1;
+        List<String> list = hostList();
+        if (list != null && lost < list.size()) {
+            list.remove(lost);
+        }
+        int n = list != null && list.size() >= nodes ? nodes : nodes - 1;
         StringBuilder perNode = new StringBuilder();
         for (int i = 0; i < n; i++) {
             perNode.append(i == 0 ? "" : ",").append(worldSize / n + (i < worldSize % n ? 1 : 0));
         }
-        String survivors = null;
+        return withOptions(n, list == null ? null : String.join(",", list), List.of("-nn", Integer.toString(n), "--node-slaves",
+                perNode.toString(), "--placement", "block", "--restart", checkpointDir.toString()));
+    }
+
+    /**
+     * The hosts, in the order mpiexec fills them with the masters (node k on the k-th; those beyond
+     * {@code nodes} are spares): {@code --hosts}, else the host file's, one entry per slot (MPICH's
+     * {@code host:N}, Open MPI's {@code host slots=N}); null when neither is given. A host file that
+     * cannot be read gives null too: mpiexec then reads it again itself.
+     */
+    List<String> hostList() {
         if (hosts != null) {
-            List<String> list = new ArrayList<>(List.of(hosts.split(",")));
-            if (lost < list.size()) {
-                list.remove(lost);
-            }
-            survivors = String.join(",", list);
+            return new ArrayList<>(List.of(hosts.split(",")));
         }
-        return withOptions(n, survivors, List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(),
-                "--placement", "block", "--restart", checkpointDir.toString()));
+        if (hostFile == null) {
+            return null;
+        }
+        try {
+            List<String> list = new ArrayList<>();
+            for (String line : Files.readAllLines(hostFile)) {
+                String[] words = line.replaceAll("#.*", "").trim().split("\\s+");
+                if (words[0].isEmpty()) {
+                    continue;
+                }
+                String host = words[0];
+                int slots = 1;
+                int colon = host.indexOf(':');
+                if (colon > 0) {
+                    slots = Integer.parseInt(host.substring(colon + 1));
+                    host = host.substring(0, colon);
+                }
+                for (String w : words) {
+                    if (w.startsWith("slots=")) {
+                        slots = Integer.parseInt(w.substring("slots=".length()));
+                    }
+                }
+                for (int i = 0; i < slots; i++) {
+                    list.add(host);
+                }
+            }
+            return list;
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
     }
 
     /** Joins the nodes' parts of the statistics, trace and report of the last run; returns the job's exit code. */

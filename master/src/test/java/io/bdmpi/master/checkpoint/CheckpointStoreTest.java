@@ -100,6 +100,38 @@ class CheckpointStoreTest {
         assertEquals("for two", Files.readString(spill.resolve("m")));
     }
 
+    /**
+     * Two nodes with directories of their own: each holds its part and its buddy's copy of the
+     * other's, file by file as they come over MPI; a master lost before it heard of the commit is
+     * brought up to it from its complete {@code .incoming-N}.
+     */
+    @Test
+    void aNodeLocalDirectoryHoldsItsPartAndItsBuddysCopy(@TempDir Path other) throws IOException {
+        CheckpointStore zero = new CheckpointStore(dir, spill, CheckpointStore.Sharing.NODE_LOCAL);
+        CheckpointStore one = new CheckpointStore(other, spill, CheckpointStore.Sharing.NODE_LOCAL);
+        assertTrue(zero.nodeLocal());
+        List<String> files = one.writePart(1, 1, 2, 2, Map.of(1, inline("one")), List.of(
+                new CheckpointStore.StoredMessageFor(1, new StoredMessage(0, 0, 5, 0, inline("for one")))));
+        assertEquals(List.of("rank-1.state", "message-0", "manifest.json"), files, "the manifest goes last");
+        zero.writePart(1, 0, 2, 2, Map.of(0, inline("zero")), List.of());
+        for (String f : files) {
+            Files.copy(one.partDir(1, 1).resolve(f), spill.resolve("net-" + f));
+            boolean complete = zero.writeBuddyFile(1, 1, f, new Payload.Spilled("net-" + f, Files.size(spill.resolve("net-" + f))));
+            assertEquals(f.equals("manifest.json"), complete, f);
+        }
+        IOException bad = assertThrows(IOException.class, () -> zero.writeBuddyFile(1, 1, "../escape", inline("x")));
+        assertTrue(bad.getMessage().contains("not a part's file"), bad.getMessage());
+
+        zero.commit(1, 2);
+        assertEquals(List.of(0, 1), zero.latest().parts().stream().map(CheckpointStore.Part::node).toList());
+        zero.exportToSpill("part-1/rank-1.state", "restore-1");
+        assertEquals("one", Files.readString(spill.resolve("restore-1")));
+        assertNull(CheckpointStore.latestIn(other, CheckpointStore.Sharing.NODE_LOCAL), "node 1 never heard of the commit");
+        assertEquals(1, CheckpointStore.commitIn(other, 1).sequence());
+        assertEquals(List.of("checkpoint-1"), names(other));
+        assertThrows(IOException.class, () -> CheckpointStore.commitIn(other, 2));
+    }
+
     private static Payload inline(String text) {
         return new Payload.Inline(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
     }
