@@ -114,6 +114,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     public int run() {
         AtomicBoolean stopping = new AtomicBoolean();
         List<JobStats.Recovery> done = new ArrayList<>();
+        if (recoveries > 0 && checkpointDir != null) {
+            Thread reader = new Thread(CheckpointStore::prepareReading, "bdmpi-prepare-recovery");
+            reader.setDaemon(true);
+            reader.start();
+        }
         MultiNodeLaunch launch = this;
         while (true) {
             Ended ended = launch.runOnce(stopping);
