@@ -335,7 +335,8 @@ public final class CheckpointStore {
             try {
                 Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.copy(source, target);
+                Files.copy(source, target); // another file system: moved by copy, so as not to pile up in the spill directory
+                Files.delete(source);
             }
         } else {
             linkOrCopy(source, target);
