@@ -14,8 +14,8 @@ import java.util.List;
  * with {@link MasterContext#NODE_MARK}) goes on after a failure: each surviving directory holds its
  * node's part of the last checkpoint and a buddy copy of another node's, so each part is on one
  * surviving node at least, and the ranks of a part are placed on a node that holds it: a master
- * then restores its ranks from its own directory. Parts held by one survivor only go there first;
- * the others go to the survivor with the fewest ranks so far.
+ * then restores its ranks from its own directory. The ranks of parts held by one survivor only go
+ * there first; each of the others to whichever of its part's two holders has fewer ranks so far.
  *
  * <p>bdmpiexec reads the surviving directories' manifests to decide: it must see them (on one
  * machine, as here, or where the nodes' directories are readable from bdmpiexec's host).
@@ -68,8 +68,10 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> slots, int[]
                 ranksOf.set(p.node(), p.ranks());
             }
         }
+        // A rank goes to a survivor that holds its part: the only one, else the one with the fewest
+        // ranks so far (a part both its node and its buddy hold may be split between them).
         int[] load = new int[survivors.size()];
-        int[] holderOf = new int[nodes];
+        int[] holderOf = new int[worldSize];
         Arrays.fill(holderOf, -1);
         for (int part = 0; part < nodes; part++) {
             if (holders.get(part).isEmpty()) {
@@ -77,18 +79,20 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> slots, int[]
                         + " (its node and its buddy, node " + (part + 1) % nodes + ", are both lost)");
             }
             if (holders.get(part).size() == 1) {
-                holderOf[part] = holders.get(part).get(0);
-                load[holderOf[part]] += ranksOf.get(part).size();
+                for (int rank : ranksOf.get(part)) {
+                    holderOf[rank] = holders.get(part).get(0);
+                    load[holderOf[rank]]++;
+                }
             }
         }
         for (int part = 0; part < nodes; part++) {
-            if (holderOf[part] < 0) {
+            for (int rank : holders.get(part).size() == 1 ? List.<Integer>of() : ranksOf.get(part)) {
                 int best = holders.get(part).get(0);
                 for (int h : holders.get(part)) {
                     best = load[h] < load[best] ? h : best;
                 }
-                holderOf[part] = best;
-                load[best] += ranksOf.get(part).size();
+                holderOf[rank] = best;
+                load[best]++;
             }
         }
         // Survivors that got no rank are left out; the others are the new run's nodes, in order.
@@ -101,16 +105,11 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> slots, int[]
             }
         }
         int[] nodeOf = new int[worldSize];
-        Arrays.fill(nodeOf, -1);
-        for (int part = 0; part < nodes; part++) {
-            for (int rank : ranksOf.get(part)) {
-                nodeOf[rank] = newNode[holderOf[part]];
-            }
-        }
         for (int rank = 0; rank < worldSize; rank++) {
-            if (nodeOf[rank] < 0) {
+            if (holderOf[rank] < 0) {
                 throw new IOException("checkpoint " + sequence + " holds no state of rank " + rank);
             }
+            nodeOf[rank] = newNode[holderOf[rank]];
         }
         return new NodeLocalRecovery(sequence, worldSize, List.copyOf(slots), nodeOf);
     }

@@ -43,10 +43,10 @@ class NodeLocalRecoveryTest {
         NodeLocalRecovery plan = NodeLocalRecovery.plan(base.resolve("node-%n"), List.of(0, 2));
         assertEquals(2, plan.sequence());
         assertEquals(List.of(0, 2), plan.slots());
-        // Part 0 is on node 0 only, part 1 on node 2 only (its buddy); part 2, on both, evens the load.
-        assertArrayEquals(new int[] {0, 0, 1, 1, 0, 0}, plan.nodeOf());
-        assertArrayEquals(new int[] {4, 2}, plan.slavesPerNode());
-        assertEquals("0,0,1,1,0,0", plan.placement());
+        // Part 0 is on node 0 only, part 1 on node 2 only (its buddy); part 2, on both, is split to even the load.
+        assertArrayEquals(new int[] {0, 0, 1, 1, 0, 1}, plan.nodeOf());
+        assertArrayEquals(new int[] {3, 3}, plan.slavesPerNode());
+        assertEquals("0,0,1,1,0,1", plan.placement());
     }
 
     @Test
@@ -59,7 +59,7 @@ class NodeLocalRecoveryTest {
         NodeLocalRecovery plan = NodeLocalRecovery.plan(base.resolve("node-%n"), List.of(1, 2));
         assertEquals(3, plan.sequence());
         assertTrue(Files.isDirectory(base.resolve("node-2/checkpoint-3")), "node 2's part of checkpoint 3 is committed");
-        assertArrayEquals(new int[] {0, 0, 0, 0, 1, 1}, plan.nodeOf(), "part 0 from node 1's copy, part 1 from node 1");
+        assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1}, plan.nodeOf(), "part 0 from node 1's copy, part 1 split");
     }
 
     @Test
