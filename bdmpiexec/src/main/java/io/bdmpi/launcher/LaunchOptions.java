@@ -105,11 +105,13 @@ public final class LaunchOptions {
     String policy = DEFAULTS.resumePolicy().name().toLowerCase(Locale.ROOT);
 
     @Option(names = "--hosts", paramLabel = "A,B,...", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "Hosts of the N masters, passed to mpiexec (default: all on this machine).")
+            description = "Hosts of the N masters, passed to mpiexec (default: all on this machine); hosts beyond the"
+                    + " first N are spares, where --recover starts a lost node's master again.")
     String hosts;
 
     @Option(names = "--hostfile", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER,
-            description = "A host file for mpiexec, instead of --hosts.")
+            description = "A host file for mpiexec, instead of --hosts; mpiexec fills its hosts in order, one master a"
+                    + " slot, and the slots beyond the first N are spares, where --recover starts a lost node's master again.")
     Path hostFile;
 
     @Option(names = "--mpiexec", paramLabel = "PATH", showDefaultValue = CommandLine.Help.Visibility.NEVER,
@@ -135,6 +137,13 @@ public final class LaunchOptions {
      */
     @Option(names = "--node-slaves", hidden = true, split = ",")
     List<Integer> nodeSlaves;
+
+    /**
+     * Set by bdmpiexec on the masters it starts again after a lost node, with node-local checkpoint
+     * directories: the number each node puts for %n in --checkpoint-dir (the survivors keep theirs).
+     */
+    @Option(names = "--node-dirs", hidden = true, split = ",")
+    List<Integer> nodeDirs;
 
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
@@ -184,7 +193,9 @@ public final class LaunchOptions {
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job;"
-                    + " with -nn > 1 a directory every node sees (default: in the job's work directory, removed with it).")
+                    + " with -nn > 1 a directory every node sees, or with %n in it (e.g. /scratch/ck-%n) a directory of each"
+                    + " node's own, %n its number, where each node also keeps a copy of another node's part"
+                    + " (default: in the job's work directory, removed with it).")
     Path checkpointDir;
 
     @Option(names = "--restart", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
@@ -367,6 +378,7 @@ public final class LaunchOptions {
                 .reportFile(report)
                 .checkpointDir(checkpointDir)
                 .restartDir(restartDir)
+                .nodeDirs(nodeDirs == null ? List.of() : nodeDirs)
                 .recoveries(recover)
                 .launcherAddress(launcherAddress);
         return ctx.conclude();
@@ -382,7 +394,8 @@ public final class LaunchOptions {
         }
         return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
                 progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress, recover,
-                checkpointDir != null ? checkpointDir : restartDir, args.length - program.size());
+                checkpointDir != null ? checkpointDir : restartDir, nodeDirs == null ? List.of() : List.copyOf(nodeDirs),
+                args.length - program.size());
     }
 
     static List<String> splitJvmOptions(String opts) {

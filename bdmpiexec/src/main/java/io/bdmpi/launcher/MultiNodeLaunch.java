@@ -33,8 +33,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>With {@code --recover N}: MPI ends the whole job when a master dies, so recovery happens
  * around it. When a node is lost ({@link JobWatch}'s {@link LostNode}, else what mpiexec reports,
  * see {@link NodeLoss}), bdmpiexec says which node was lost and starts the job again on the
- * surviving nodes (its hosts less the lost one's), the same ranks spread over them in blocks, going
- * on from the last checkpoint in the checkpoint directory (which every node sees); at most N times.
+ * surviving nodes (its hosts less the lost one's, and a spare host in its place if the hosts list
+ * one), the same ranks spread over them in blocks, going on from the last checkpoint in the
+ * checkpoint directory (which every node sees); at most N times. With node-local checkpoint
+ * directories the ranks go to the survivors that hold their parts ({@link NodeLocalRecovery}).
  *
  * @param mpiexec         the launcher of the MPI library the masters bind
  * @param nodes           -nn
@@ -48,12 +50,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * @param statusLine      whether to show the job's live status line (stderr is a terminal)
  * @param progressSeconds --progress: a summary line of the whole job every this many seconds; 0 for none
  * @param recoveries      --recover: how many lost nodes the job may go on without
- * @param checkpointDir   the job's checkpoint directory (--checkpoint-dir, else --restart), or null
+ * @param checkpointDir   the job's checkpoint directory (--checkpoint-dir, else --restart), or null; with
+ *                        {@link MasterContext#NODE_MARK} each node's own (see {@link NodeLocalRecovery})
+ * @param nodeDirs        with node-local checkpoint directories, the number each node puts for
+ *                        {@link MasterContext#NODE_MARK} (--node-dirs); empty: node k puts k
  * @param programStart    where the program and its arguments start in {@code args}
  */
 public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats,
                               Path trace, Path report, boolean statusLine, double progressSeconds, int recoveries,
-                              Path checkpointDir, int programStart) {
+                              Path checkpointDir, List<Integer> nodeDirs, int programStart) {
 
     /** How long the masters' death recorders get to say in which order they died (see {@link MasterRoster}). */
     private static final long RECORDER_WAIT_MS = 2_000;
@@ -109,17 +114,23 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     public int run() {
         AtomicBoolean stopping = new AtomicBoolean();
         List<JobStats.Recovery> done = new ArrayList<>();
+        if (recoveries > 0 && checkpointDir != null) {
+            Thread reader = new Thread(CheckpointStore::prepareReading, "bdmpi-prepare-recovery");
+            reader.setDaemon(true);
+            reader.start();
+        }
         MultiNodeLaunch launch = this;
         while (true) {
             Ended ended = launch.runOnce(stopping);
             MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of(), null);
             if (checkpointDir != null) {
+                List<Path> dirs = launch.checkpointDirs();
                 try {
-                    masters = MasterRoster.read(checkpointDir, RECORDER_WAIT_MS);
+                    masters = MasterRoster.read(dirs, RECORDER_WAIT_MS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                MasterRoster.clear(checkpointDir);
+                dirs.forEach(MasterRoster::clear);
             }
             boolean failed = ended.exitCode() != 0 && !stopping.get();
             // The side channel names the first master that died or stopped answering; mpiexec's report
@@ -136,13 +147,23 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             }
             String refusal = done.size() >= recoveries ? (recoveries == 0 ? "" : "no recovery left (--recover " + recoveries + ")")
                     : loss.isPresent() && launch.nodes < 2 ? "no node left" : null;
-            CheckpointStore.Checkpoint from = null;
+            int lost = loss.map(NodeLoss::node).orElse(-1);
+            MultiNodeLaunch next = null;
+            int sequence = 0;
             try {
-                from = refusal == null ? CheckpointStore.latestIn(checkpointDir) : null;
+                if (refusal == null && MasterContext.nodeLocal(checkpointDir)) {
+                    NodeLocalRecovery plan = NodeLocalRecovery.plan(checkpointDir, launch.survivingDirs(lost));
+                    next = plan == null ? null : launch.placedBy(plan);
+                    sequence = plan == null ? 0 : plan.sequence();
+                } else if (refusal == null) {
+                    CheckpointStore.Checkpoint from = CheckpointStore.latestIn(checkpointDir, CheckpointStore.Sharing.SHARED);
+                    next = from == null ? null : lost >= 0 ? launch.without(lost, from.worldSize()) : launch.again();
+                    sequence = from == null ? 0 : from.sequence();
+                }
             } catch (IOException e) {
                 refusal = "cannot read the checkpoints in " + checkpointDir + ": " + e.getMessage();
             }
-            if (refusal == null && from == null) {
+            if (refusal == null && next == null) {
                 refusal = "no checkpoint to go on from";
             }
             if (refusal != null) {
@@ -154,10 +175,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 }
                 return launch.joinOutputs(ended, done);
             }
-            done.add(new JobStats.Recovery(done.size() + 1, failure, from.sequence(), -1, -1));
+            done.add(new JobStats.Recovery(done.size() + 1, failure, sequence, -1, -1));
             launch.removeParts();
-            launch = loss.isPresent() ? launch.without(loss.get().node(), from.worldSize()) : launch.again();
-            System.err.println("bdmpiexec: " + failure + "; going on from checkpoint " + from.sequence() + " on " + launch.nodes
+            launch = next;
+            System.err.println("bdmpiexec: " + failure + "; going on from checkpoint " + sequence + " on " + launch.nodes
                     + " node" + (launch.nodes == 1 ? "" : "s") + " (recovery " + done.size() + " of " + recoveries + ")");
         }
     }
@@ -169,35 +190,136 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /** This launch on {@code n} nodes and {@code survivors}, with {@code options} before the program, where they override the user's. */
     private MultiNodeLaunch withOptions(int n, String survivors, List<String> options) {
+        return withOptions(n, survivors, nodeDirs, options);
+    }
+
+    private MultiNodeLaunch withOptions(int n, String survivors, List<Integer> dirs, List<String> options) {
         List<String> a = new ArrayList<>(args.subList(0, programStart));
         a.addAll(options);
         int start = a.size();
         a.addAll(args.subList(programStart, args.size()));
         return new MultiNodeLaunch(mpiexec, n, survivors, hostFile, a, stats, trace, report, statusLine, progressSeconds, recoveries,
-                checkpointDir, start);
+                checkpointDir, dirs, start);
+    }
+
+    /** The directory number ({@link MasterContext#NODE_MARK}) of node {@code node} of this launch. */
+    private int dirOf(int node) {
+        return node < nodeDirs.size() ? nodeDirs.get(node) : node;
+    }
+
+    /** The checkpoint directory as each node of this launch sees it (one, when every node sees the same). */
+    private List<Path> checkpointDirs() {
+        if (!MasterContext.nodeLocal(checkpointDir)) {
+            return List.of(checkpointDir);
+        }
+        MasterContext dirs = new MasterContext().nodeDirs(nodeDirs);
+        List<Path> all = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            all.add(dirs.dirOn(checkpointDir, n));
+        }
+        return all;
+    }
+
+    /** The directory numbers of this launch's nodes but {@code lost} (-1: all of them). */
+    private List<Integer> survivingDirs(int lost) {
+        List<Integer> dirs = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            if (n != lost) {
+                dirs.add(dirOf(n));
+            }
+        }
+        return dirs;
     }
 
     /**
-     * The launch that goes on without node {@code lost}: one node fewer (its host left out of
-     * {@code --hosts}), the {@code worldSize} ranks in blocks over the rest, from the checkpoints.
-     * The options go before the program, where they override the user's.
+     * The launch that goes on from node-local checkpoints as {@code plan} places the ranks: on the
+     * nodes it keeps (their hosts, from {@code --hosts} or the host file), each in its own directory.
+     * A spare host has none of the checkpoint's parts, so none is used.
+     */
+    MultiNodeLaunch placedBy(NodeLocalRecovery plan) {
+        String survivors = null;
+        List<String> list = hostList();
+        if (list != null) {
+            List<String> kept = new ArrayList<>();
+            for (int n = 0; n < nodes && n < list.size(); n++) {
+                if (plan.slots().contains(dirOf(n))) {
+                    kept.add(list.get(n));
+                }
+            }
+            survivors = String.join(",", kept);
+        }
+        StringBuilder perNode = new StringBuilder();
+        StringBuilder dirs = new StringBuilder();
+        int[] slaves = plan.slavesPerNode();
+        for (int i = 0; i < slaves.length; i++) {
+            perNode.append(i == 0 ? "" : ",").append(slaves[i]);
+            dirs.append(i == 0 ? "" : ",").append(plan.slots().get(i));
+        }
+        int n = plan.slots().size();
+        return withOptions(n, survivors, plan.slots(), List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(),
+                "--node-dirs", dirs.toString(), "--placement", plan.placement(), "--restart", checkpointDir.toString()));
+    }
+
+    /**
+     * The launch that goes on without node {@code lost}, from the checkpoints: its host is left out,
+     * and a spare host (a host beyond the first {@code nodes} of {@code --hosts} or the host file)
+     * takes its place, else the job goes on with one node fewer; the {@code worldSize} ranks in
+     * blocks over the nodes. The options go before the program, where they override the user's.
      */
     MultiNodeLaunch without(int lost, int worldSize) {
-        int n = nodes - 1;
+        List<String> list = hostList();
+        if (list != null && lost < list.size()) {
+            list.remove(lost);
+        }
+        int n = list != null && list.size() >= nodes ? nodes : nodes - 1;
         StringBuilder perNode = new StringBuilder();
         for (int i = 0; i < n; i++) {
             perNode.append(i == 0 ? "" : ",").append(worldSize / n + (i < worldSize % n ? 1 : 0));
         }
-        String survivors = null;
+        return withOptions(n, list == null ? null : String.join(",", list), List.of("-nn", Integer.toString(n), "--node-slaves",
+                perNode.toString(), "--placement", "block", "--restart", checkpointDir.toString()));
+    }
+
+    /**
+     * The hosts, in the order mpiexec fills them with the masters (node k on the k-th; those beyond
+     * {@code nodes} are spares): {@code --hosts}, else the host file's, one entry per slot (MPICH's
+     * {@code host:N}, Open MPI's {@code host slots=N}); null when neither is given. A host file that
+     * cannot be read gives null too: mpiexec then reads it again itself.
+     */
+    List<String> hostList() {
         if (hosts != null) {
-            List<String> list = new ArrayList<>(List.of(hosts.split(",")));
-            if (lost < list.size()) {
-                list.remove(lost);
-            }
-            survivors = String.join(",", list);
+            return new ArrayList<>(List.of(hosts.split(",")));
         }
-        return withOptions(n, survivors, List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(),
-                "--placement", "block", "--restart", checkpointDir.toString()));
+        if (hostFile == null) {
+            return null;
+        }
+        try {
+            List<String> list = new ArrayList<>();
+            for (String line : Files.readAllLines(hostFile)) {
+                String[] words = line.replaceAll("#.*", "").trim().split("\\s+");
+                if (words[0].isEmpty()) {
+                    continue;
+                }
+                String host = words[0];
+                int slots = 1;
+                int colon = host.indexOf(':');
+                if (colon > 0) {
+                    slots = Integer.parseInt(host.substring(colon + 1));
+                    host = host.substring(0, colon);
+                }
+                for (String w : words) {
+                    if (w.startsWith("slots=")) {
+                        slots = Integer.parseInt(w.substring("slots=".length()));
+                    }
+                }
+                for (int i = 0; i < slots; i++) {
+                    list.add(host);
+                }
+            }
+            return list;
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
     }
 
     /** Joins the nodes' parts of the statistics, trace and report of the last run; returns the job's exit code. */

@@ -185,6 +185,33 @@ class LaunchOptionsTest {
         assertTrue(fails("-nn", "2", "--recover", "1", "-cp", cp, MAIN).contains("--recover on several nodes"));
     }
 
+    /**
+     * A host beyond the first -nn is a spare: after a lost node the job keeps its three nodes, the
+     * spare in the lost one's place; from a host file too, one entry per slot.
+     */
+    @Test
+    void aSpareHostTakesTheLostNodesPlace(@TempDir Path ck) throws IOException {
+        String cp = testClasses();
+        MultiNodeLaunch spare = parse("-nn", "3", "-ns", "2", "--hosts", "a,b,c,d", "--recover", "1", "--checkpoint-dir",
+                ck.toString(), "-cp", cp, MAIN).masters().without(1, 6);
+        assertEquals(3, spare.nodes());
+        assertEquals("a,c,d", spare.hosts());
+        MasterContext master = ok(spare.command("127.0.0.1:4000").stream().dropWhile(a -> !a.equals("--node-master"))
+                .toArray(String[]::new));
+        assertEquals(List.of(2, 2, 2), java.util.Arrays.stream(master.slavesPerNode()).boxed().toList());
+
+        Path file = Files.writeString(ck.resolve("hosts"), "# the job's hosts\na:2\nb slots=1\n\nc\n");
+        MultiNodeLaunch fromFile = parse("-nn", "3", "-ns", "2", "--hostfile", file.toString(), "--recover", "1",
+                "--checkpoint-dir", ck.toString(), "-cp", cp, MAIN).masters();
+        assertEquals(List.of("a", "a", "b", "c"), fromFile.hostList());
+        MultiNodeLaunch next = fromFile.without(0, 6);
+        assertEquals(3, next.nodes(), "c is the spare");
+        assertEquals("a,b,c", next.hosts());
+        MultiNodeLaunch last = next.without(2, 6);
+        assertEquals(2, last.nodes(), "no spare left");
+        assertEquals("a,b", last.hosts());
+    }
+
     @Test
     void invalidInputIsOneLineAndExitTwo(@TempDir Path tmp) throws IOException {
         String cp = testClasses();

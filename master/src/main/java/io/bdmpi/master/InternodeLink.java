@@ -11,6 +11,7 @@ import io.bdmpi.protocol.Payload;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -170,6 +171,31 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     @Override
     public void commitArrived(int sequence) {
         publish.accept(new MasterEvent.CheckpointCommitted(sequence));
+    }
+
+    @Override
+    public void copyToBuddy(int sequence, Path partDir, List<String> files) {
+        try {
+            internode.copyToBuddy((internode.node() + 1) % internode.nodes(), sequence, partDir, files);
+        } catch (UncheckedIOException e) {
+            publish.accept(new MasterEvent.StopRequested("cannot copy checkpoint " + sequence + " to node "
+                    + (internode.node() + 1) % internode.nodes() + ": " + e.getCause().getMessage(), 1));
+        }
+    }
+
+    @Override
+    public void buddyCopied(int sequence, int ofNode) {
+        internode.buddyCopied(sequence, ofNode);
+    }
+
+    @Override
+    public void buddyFileArrived(int node, int sequence, String name, Payload payload) {
+        publish.accept(new MasterEvent.BuddyFileArrived(node, sequence, name, payload));
+    }
+
+    @Override
+    public void buddyCopiedArrived(int node, int sequence, int ofNode) {
+        publish.accept(new MasterEvent.BuddyCopied(ofNode, sequence));
     }
 
     @Override

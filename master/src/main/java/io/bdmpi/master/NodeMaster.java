@@ -127,7 +127,7 @@ public final class NodeMaster {
                 if (context.launcherAddress() != null) {
                     launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents());
                 }
-                Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
+                Path named = context.dirOn(context.checkpointDir() != null ? context.checkpointDir() : context.restartDir(), node);
                 if (named != null) {
                     MasterRoster.register(named, node); // so that bdmpiexec can name this node should it die
                 }
@@ -215,16 +215,22 @@ public final class NodeMaster {
 
     /**
      * Where this job's checkpoints go: --checkpoint-dir, else --restart's directory, else the work
-     * directory. A directory the user names is one every node of the job sees.
+     * directory. A directory the user names is one every node of the job sees, unless it is
+     * node-local (it holds {@link MasterContext#NODE_MARK}).
      */
     private CheckpointStore checkpointStore(WorkDirectory workDir) throws IOException {
         Path named = context.checkpointDir() != null ? context.checkpointDir() : context.restartDir();
-        CheckpointStore store = new CheckpointStore(named != null ? named : workDir.root().resolve("checkpoints"), workDir.spill(),
-                named != null);
-        if (named == null || node == 0) {
+        CheckpointStore store = named == null
+                ? new CheckpointStore(workDir.root().resolve("checkpoints"), workDir.spill(), CheckpointStore.Sharing.JOB)
+                : new CheckpointStore(context.dirOn(named, node), workDir.spill(), sharing(named));
+        if (!store.shared() || node == 0) {
             store.removeIncomplete(); // a shared directory: once, by node 0, before any checkpoint can start
         }
         return store;
+    }
+
+    private static CheckpointStore.Sharing sharing(Path named) {
+        return MasterContext.nodeLocal(named) ? CheckpointStore.Sharing.NODE_LOCAL : CheckpointStore.Sharing.SHARED;
     }
 
     /** The side channel to bdmpiexec (several nodes), or null. */
@@ -261,10 +267,10 @@ public final class NodeMaster {
             return null;
         }
         CheckpointStore from = context.checkpointDir() == null ? store
-                : new CheckpointStore(context.restartDir(), workDir.spill(), true);
+                : new CheckpointStore(context.dirOn(context.restartDir(), node), workDir.spill(), sharing(context.restartDir()));
         CheckpointStore.Checkpoint latest = from.latest();
         if (latest == null) {
-            throw new IOException("no checkpoint to restart from in " + context.restartDir());
+            throw new IOException("no checkpoint to restart from in " + from.directory());
         }
         if (latest.worldSize() != worldSize) {
             throw new IOException("checkpoint " + latest.sequence() + " in " + context.restartDir() + " has "

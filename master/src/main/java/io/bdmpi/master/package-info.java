@@ -50,7 +50,8 @@
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},
  *       {@code RemotePointerAnswer}, {@code RemoteWindow}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}, and
  *       the steps of a checkpoint's commit: {@code CheckpointPartWritten},
- *       {@code CheckpointCommitted}) through {@code InternodeLink}. The scheduler thread hands it sends
+ *       {@code CheckpointCommitted}, and with node-local checkpoint directories the files of a
+ *       buddy copy, {@code BuddyFileArrived}, and {@code BuddyCopied}) through {@code InternodeLink}. The scheduler thread hands it sends
  *       through queues; <b>bdmpi-chunk-writer</b> writes the chunks it receives to disk.</li>
  *   <li><b>bdmpi-heartbeat</b> and <b>bdmpi-launcher-reader</b> (several nodes): the side channel
  *       to bdmpiexec ({@code LauncherLink}), independent of MPI and of the scheduler: a heartbeat

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -32,10 +33,13 @@ import java.util.stream.Stream;
  * Only the newest checkpoint is kept; an older one is renamed to {@code .discarded-checkpoint-N/}
  * before it is deleted.
  *
- * <p>On several nodes the directory is one that every master sees (a shared file system, or one
- * machine): node 0 checks at each commit that every node's part is there. Without
- * {@code --checkpoint-dir} each node keeps its part in its own work directory instead (gone with
- * the job) and commits its own part when node 0 says so.
+ * <p>On several nodes the directory is one that every master sees ({@link Sharing#SHARED}: a shared
+ * file system, or one machine): node 0 checks at each commit that every node's part is there. A
+ * {@linkplain Sharing#NODE_LOCAL node-local} directory holds this node's part and a buddy copy of
+ * another node's ({@code part-K/} of the node K whose buddy this node is, received over MPI), so
+ * that the loss of one node loses no part; each node commits its own directory when node 0 says
+ * so. Without {@code --checkpoint-dir} each node keeps its part in its own work directory instead
+ * ({@link Sharing#JOB}: gone with the job) and commits it likewise.
  *
  * <p>Used by the scheduler thread only. Files move between this directory and the job's spill
  * directory by rename or hard link where they share a file system (no copy of large states).
@@ -57,6 +61,10 @@ public final class CheckpointStore {
      * @param messages  the messages buffered for the node's ranks, in their mailboxes' order
      */
     public record Part(int sequence, int node, int nodes, int worldSize, List<StateFile> states, List<Message> messages) {
+        /** The world ranks whose states this part holds. */
+        public List<Integer> ranks() {
+            return states.stream().map(StateFile::rank).toList();
+        }
     }
 
     /** A rank's saved state: {@code file} is relative to the checkpoint's directory. */
@@ -71,21 +79,33 @@ public final class CheckpointStore {
     public record Checkpoint(int sequence, int nodes, int worldSize, List<Part> parts) {
     }
 
+    /** Who sees a checkpoint directory, which decides who checks and commits what. */
+    public enum Sharing {
+        /** Every master sees it: node 0 checks every part and its rename commits the checkpoint. */
+        SHARED,
+        /**
+         * This node's own, kept after the job: it holds this node's part and a buddy copy of another
+         * node's; each node commits its own directory.
+         */
+        NODE_LOCAL,
+        /** This node's own in the job's work directory, gone with the job; each node commits its own. */
+        JOB
+    }
+
     private final Path dir;
     private final Path spillDir;
-    private final boolean shared;
+    private final Sharing sharing;
     private Checkpoint latest;
 
     /**
      * @param dir      where checkpoints live; created if missing
      * @param spillDir the job's spill directory, where members' states arrive and restored files go
-     * @param shared   whether every master of the job sees {@code dir} (node 0 then checks every
-     *                 part at commit); false for a directory of this node's own
+     * @param sharing  who sees {@code dir}
      */
-    public CheckpointStore(Path dir, Path spillDir, boolean shared) throws IOException {
+    public CheckpointStore(Path dir, Path spillDir, Sharing sharing) throws IOException {
         this.dir = Files.createDirectories(dir);
         this.spillDir = spillDir;
-        this.shared = shared;
+        this.sharing = sharing;
         this.latest = findLatest();
     }
 
@@ -95,8 +115,53 @@ public final class CheckpointStore {
      *
      * @throws IOException when a checkpoint there cannot be read
      */
-    public static Checkpoint latestIn(Path dir) throws IOException {
-        return Files.isDirectory(dir) ? new CheckpointStore(dir, dir, true).latest() : null;
+    public static Checkpoint latestIn(Path dir, Sharing sharing) throws IOException {
+        return Files.isDirectory(dir) ? new CheckpointStore(dir, dir, sharing).latest() : null;
+    }
+
+    /**
+     * Makes checkpoint {@code sequence}, which node 0 committed, the latest in the node-local
+     * directory {@code dir} of a master that was lost before it heard so (its {@code .incoming-N/}
+     * is complete: node 0 commits only then); nothing to do where it is already. For bdmpiexec,
+     * before it goes on from that checkpoint.
+     *
+     * @return the checkpoint as {@code dir} now holds it
+     * @throws IOException when {@code dir} holds neither, or the disk fails
+     */
+    public static Checkpoint commitIn(Path dir, int sequence) throws IOException {
+        CheckpointStore store = new CheckpointStore(dir, dir, Sharing.NODE_LOCAL);
+        if (store.latest() == null || store.latest().sequence() != sequence) {
+            if (!Files.isDirectory(dir.resolve(INCOMING + sequence))) {
+                throw new IOException(dir + " holds neither checkpoint " + sequence + " nor its parts");
+            }
+            store.committed(sequence);
+        }
+        return store.latest();
+    }
+
+    /**
+     * Readies the reading of manifests (in a fresh JVM, loading and setting up the JSON reader takes
+     * about a second): for bdmpiexec, while the job runs, so that going on after a lost node does
+     * not wait for it.
+     */
+    public static void prepareReading() {
+        try {
+            JSON.readValue("{\"sequence\":0,\"node\":0,\"nodes\":1,\"worldSize\":1,\"states\":[{\"rank\":0,\"file\":\"f\","
+                    + "\"length\":0}],\"messages\":[{\"receiver\":0,\"commId\":0,\"source\":0,\"tag\":0,"
+                    + "\"senderWorldRank\":0,\"file\":\"m\",\"length\":0}]}", Part.class);
+        } catch (IOException e) {
+            throw new IllegalStateException("the manifest reader cannot read a manifest", e);
+        }
+    }
+
+    /** Whether every master of the job sees this directory. */
+    public boolean shared() {
+        return sharing == Sharing.SHARED;
+    }
+
+    /** Whether this directory is a node's own, kept after the job: its parts get buddy copies. */
+    public boolean nodeLocal() {
+        return sharing == Sharing.NODE_LOCAL;
     }
 
     /** The newest committed checkpoint, or null. */
@@ -113,8 +178,10 @@ public final class CheckpointStore {
      * Writes and syncs this node's part of checkpoint {@code sequence}: {@code states} (world rank
      * to inline bytes or a spill file, which moves into the checkpoint) and the buffered messages.
      * Not yet a checkpoint: see {@link #commit} and {@link #committed}.
+     *
+     * @return the part's files, in {@link #partDir}, its manifest last
      */
-    void writePart(int sequence, int node, int nodes, int worldSize, Map<Integer, Payload> states,
+    List<String> writePart(int sequence, int node, int nodes, int worldSize, Map<Integer, Payload> states,
                    List<StoredMessageFor> buffered) throws IOException {
         Path incoming = dir.resolve(INCOMING + sequence);
         Path part = incoming.resolve(PART + node);
@@ -139,6 +206,39 @@ public final class CheckpointStore {
         sync(part);
         sync(incoming);
         sync(dir);
+        List<String> files = new ArrayList<>();
+        stateFiles.forEach(f -> files.add(f.file().substring(prefix.length())));
+        messages.forEach(m -> files.add(m.file().substring(prefix.length())));
+        files.add(MANIFEST);
+        return files;
+    }
+
+    /** Where node {@code node}'s part of checkpoint {@code sequence} is written before the commit. */
+    Path partDir(int sequence, int node) {
+        return dir.resolve(INCOMING + sequence).resolve(PART + node);
+    }
+
+    /**
+     * Stores one file of the buddy copy of node {@code node}'s part of checkpoint {@code sequence}
+     * (received over MPI, in the order {@link #writePart} listed them) in this node's directory; the
+     * manifest comes last, and with it the copy is synced whole.
+     *
+     * @return whether the copy is now complete and durable (this was its manifest)
+     * @throws IOException when the name is not a part's file, or the disk fails
+     */
+    boolean writeBuddyFile(int sequence, int node, String name, Payload payload) throws IOException {
+        if (!name.matches("(rank-\\d+\\.state|message-\\d+|" + Pattern.quote(MANIFEST) + ")")) {
+            throw new IOException("node " + node + " sent a buddy copy file named '" + name + "', not a part's file");
+        }
+        Path part = Files.createDirectories(partDir(sequence, node));
+        store(payload, part.resolve(name), true);
+        if (!name.equals(MANIFEST)) {
+            return false;
+        }
+        sync(part);
+        sync(part.getParent());
+        sync(dir);
+        return true;
     }
 
     /**
@@ -149,7 +249,7 @@ public final class CheckpointStore {
      */
     void commit(int sequence, int nodes) throws IOException {
         Path incoming = dir.resolve(INCOMING + sequence);
-        if (shared) {
+        if (sharing == Sharing.SHARED) {
             for (int node = 0; node < nodes; node++) {
                 if (!Files.isRegularFile(incoming.resolve(PART + node).resolve(MANIFEST))) {
                     throw new IOException("node " + node + "'s part is not in " + dir
@@ -168,7 +268,7 @@ public final class CheckpointStore {
      */
     void committed(int sequence) throws IOException {
         Path incoming = dir.resolve(INCOMING + sequence);
-        if (!shared && Files.isDirectory(incoming)) {
+        if (sharing != Sharing.SHARED && Files.isDirectory(incoming)) {
             Files.move(incoming, dir.resolve(PREFIX + sequence), StandardCopyOption.ATOMIC_MOVE);
             sync(dir);
         }
@@ -235,7 +335,8 @@ public final class CheckpointStore {
             try {
                 Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.copy(source, target);
+                Files.copy(source, target); // another file system: moved by copy, so as not to pile up in the spill directory
+                Files.delete(source);
             }
         } else {
             linkOrCopy(source, target);
@@ -265,7 +366,10 @@ public final class CheckpointStore {
         return best == null ? null : read(best);
     }
 
-    /** Reads every part's manifest of a committed checkpoint (in a directory of its own, this node's part only). */
+    /**
+     * Reads every part's manifest of a committed checkpoint (in a directory of its own, this node's
+     * part only, and the buddy copy it keeps of another's).
+     */
     private Checkpoint read(Path checkpoint) throws IOException {
         List<Part> parts = new ArrayList<>();
         try (Stream<Path> entries = Files.list(checkpoint)) {
@@ -278,7 +382,7 @@ public final class CheckpointStore {
             throw new IOException("checkpoint " + checkpoint + " lacks " + e.getFile());
         }
         parts.sort(Comparator.comparingInt(Part::node));
-        if (parts.isEmpty() || shared && parts.size() != parts.get(0).nodes()) {
+        if (parts.isEmpty() || sharing == Sharing.SHARED && parts.size() != parts.get(0).nodes()) {
             throw new IOException(checkpoint + " has " + parts.size() + " parts where its nodes wrote "
                     + (parts.isEmpty() ? "some" : parts.get(0).nodes()));
         }

@@ -7,6 +7,7 @@ import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.SlaveRequest;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +27,12 @@ import java.util.function.IntConsumer;
  * <p>The commit is two-phase: each node writes and syncs its part, then tells node 0
  * ({@link Coordinator#partWritten}); node 0, once every node has, commits the checkpoint (see
  * {@link CheckpointStore}) and tells the others ({@link Coordinator#committed}). Only then do the
- * ranks leave the call, so no rank goes on past a checkpoint that could still be lost.
+ * ranks leave the call, so no rank goes on past a checkpoint that could still be lost. In
+ * {@linkplain CheckpointStore#nodeLocal node-local} directories each node also sends its part to
+ * its buddy, node (k+1) mod nodes ({@link Coordinator#copyToBuddy}), which stores it in its own
+ * directory and tells node 0 once the copy is durable ({@link Coordinator#buddyCopied}): node 0
+ * commits only when every part and every copy is, so the loss of any one node loses no part of a
+ * committed checkpoint.
  *
  * <p>A restore hands each rank of this node its state and puts back into its mailbox the messages
  * it had not received, from whichever part holds them: the job may have other nodes than the one
@@ -43,6 +49,15 @@ public final class Checkpointing {
 
         /** Node 0 tells every other node that checkpoint {@code sequence} is committed. */
         void committed(int sequence);
+
+        /**
+         * Sends this node's part of checkpoint {@code sequence} to its buddy: the {@code files} of
+         * {@code partDir}, in order (the manifest last).
+         */
+        void copyToBuddy(int sequence, Path partDir, List<String> files);
+
+        /** Tells node 0 that this node holds a durable copy of node {@code ofNode}'s part of checkpoint {@code sequence}. */
+        void buddyCopied(int sequence, int ofNode);
     }
 
     /** Where a message restored into a mailbox comes from on its communicator: the sender's rank there, or -1. */
@@ -59,7 +74,7 @@ public final class Checkpointing {
     private enum Phase {
         /** No checkpoint in progress. */
         IDLE,
-        /** This node's part is written; waiting for node 0's commit (node 0: for every part). */
+        /** This node's part is written; waiting for node 0's commit (node 0: for every part and buddy copy). */
         WRITTEN
     }
 
@@ -73,6 +88,10 @@ public final class Checkpointing {
     private int sequence;
     /** Node 0: the nodes whose part of {@link #sequence} is durable. */
     private boolean[] written = new boolean[1];
+    /** Node 0, with buddy copies: the nodes whose part of {@link #sequence} has a durable copy on their buddy. */
+    private boolean[] copied = new boolean[1];
+    /** Whether each part is copied to a buddy node (node-local directories on several nodes). */
+    private boolean buddies;
     /** Hands the ranks of this node their results once the checkpoint is committed. */
     private IntConsumer release;
     private long lastCheckpointNs;
@@ -93,6 +112,8 @@ public final class Checkpointing {
         this.node = node;
         this.nodes = nodes;
         this.written = new boolean[nodes];
+        this.copied = new boolean[nodes];
+        this.buddies = store.nodeLocal();
         this.coordinator = coordinator;
     }
 
@@ -146,13 +167,17 @@ public final class Checkpointing {
             }
         }
         sequence = nextSequence();
+        List<String> files;
         try {
-            store.writePart(sequence, node, nodes, n, states, buffered);
+            files = store.writePart(sequence, node, nodes, n, states, buffered);
         } catch (IOException e) {
             throw new CheckpointException("cannot write checkpoint " + sequence + " to " + store.directory() + ": " + e);
         }
         phase = Phase.WRITTEN;
         this.release = release;
+        if (buddies) {
+            coordinator.copyToBuddy(sequence, store.partDir(sequence, node), files);
+        }
         if (node == 0) {
             partWritten(0, sequence);
         } else {
@@ -168,14 +193,62 @@ public final class Checkpointing {
      * @throws CheckpointException when the commit fails (the job cannot go on) or the news makes no sense
      */
     public void partWritten(int fromNode, int seq) throws CheckpointException {
+        checkNews(fromNode, seq, "wrote its part of");
+        written[fromNode] = true;
+        commitIfDurable();
+    }
+
+    /**
+     * Node 0 hears that node {@code ofNode}'s part of checkpoint {@code seq} has a durable copy on
+     * its buddy; with every part and copy, it commits.
+     *
+     * @throws CheckpointException when the commit fails (the job cannot go on) or the news makes no sense
+     */
+    public void buddyCopied(int ofNode, int seq) throws CheckpointException {
+        checkNews(ofNode, seq, "has a buddy copy of its part of");
+        copied[ofNode] = true;
+        commitIfDurable();
+    }
+
+    /**
+     * The buddy copy of node {@code fromNode}'s part of checkpoint {@code seq} brings one file; with
+     * its last (the manifest) the copy is durable here, and node 0 hears of it.
+     *
+     * @throws CheckpointException when the file cannot be stored or makes no sense here
+     */
+    public void buddyFile(int fromNode, int seq, String name, Payload payload) throws CheckpointException {
+        int expected = phase == Phase.WRITTEN ? sequence : nextSequence();
+        if (!buddies || seq != expected || (fromNode + 1) % nodes != node) {
+            throw new CheckpointException("node " + fromNode + " sent node " + node + " a buddy copy of checkpoint " + seq
+                    + " while it is at checkpoint " + sequence + " (" + phase + ")");
+        }
+        boolean complete;
+        try {
+            complete = store.writeBuddyFile(seq, fromNode, name, payload);
+        } catch (IOException e) {
+            throw new CheckpointException("cannot store node " + fromNode + "'s copy of checkpoint " + seq + " in "
+                    + store.directory() + ": " + e.getMessage());
+        }
+        if (complete && node == 0) {
+            buddyCopied(fromNode, seq);
+        } else if (complete) {
+            coordinator.buddyCopied(seq, fromNode);
+        }
+    }
+
+    /** Node 0: news of another node's step of checkpoint {@code seq}, which may come before node 0's own part. */
+    private void checkNews(int fromNode, int seq, String what) throws CheckpointException {
         int expected = phase == Phase.WRITTEN ? sequence : nextSequence();
         if (node != 0 || seq != expected || fromNode < 0 || fromNode >= nodes) {
-            throw new CheckpointException("node " + fromNode + " wrote its part of checkpoint " + seq
+            throw new CheckpointException("node " + fromNode + " " + what + " checkpoint " + seq
                     + " while node " + node + " is at checkpoint " + sequence + " (" + phase + ")");
         }
-        written[fromNode] = true;
-        if (phase != Phase.WRITTEN || !allWritten()) {
-            return; // node 0's own part comes later, or others' do
+    }
+
+    /** Node 0: commits once its own part is written and every node's part (and copy) is durable. */
+    private void commitIfDurable() throws CheckpointException {
+        if (phase != Phase.WRITTEN || !all(written) || buddies && !all(copied)) {
+            return; // node 0's own part comes later, or others' parts or copies do
         }
         try {
             store.commit(sequence, nodes);
@@ -211,9 +284,9 @@ public final class Checkpointing {
         return store.latest() == null ? 1 : store.latest().sequence() + 1;
     }
 
-    private boolean allWritten() {
-        for (boolean w : written) {
-            if (!w) {
+    private static boolean all(boolean[] nodes) {
+        for (boolean b : nodes) {
+            if (!b) {
                 return false;
             }
         }
@@ -222,6 +295,7 @@ public final class Checkpointing {
 
     private void finish() {
         Arrays.fill(written, false);
+        Arrays.fill(copied, false);
         phase = Phase.IDLE;
         lastCheckpointNs = System.nanoTime();
         IntConsumer r = release;
@@ -273,6 +347,13 @@ public final class Checkpointing {
                     String name = from.exportToSpill(m.file(), "restored-" + checkpoint.sequence() + "-" + k++);
                     receiver.mailbox.deliver(new StoredMessage(m.commId(), source, m.tag(), m.senderWorldRank(),
                             new Payload.Spilled(name, m.length())));
+                }
+            }
+            for (int rank = 0; rank < n; rank++) {
+                if (members.get(rank) != null && pieces.get(rank).isEmpty()) {
+                    throw new CheckpointException("checkpoint " + checkpoint.sequence() + " in " + from.directory()
+                            + " holds no state of rank " + rank + (from.nodeLocal() ? " (a node-local directory holds its"
+                            + " node's part and its buddy copy of another's only)" : ""));
                 }
             }
             restoredNs = System.nanoTime();

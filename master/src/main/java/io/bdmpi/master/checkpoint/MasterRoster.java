@@ -76,15 +76,25 @@ public final class MasterRoster {
     }
 
     /**
-     * The masters registered in {@code checkpointDir} and their deaths so far; unreadable entries are
-     * skipped. Waits up to {@code waitMs} for every registered master's death to be recorded.
+     * The masters registered in {@code checkpointDirs} (one shared directory, or each node's own)
+     * and their deaths so far; unreadable entries are skipped. Waits up to {@code waitMs} for every
+     * registered master's death to be recorded. With several directories the order of deaths is
+     * known within each only: they are listed directory by directory.
      */
-    public static Masters read(Path checkpointDir, long waitMs) throws InterruptedException {
+    public static Masters read(List<Path> checkpointDirs, long waitMs) throws InterruptedException {
         long deadline = System.nanoTime() + waitMs * 1_000_000;
         while (true) {
-            Masters m = readNow(checkpointDir);
-            if (m.deaths().size() >= m.entries().size() || System.nanoTime() > deadline) {
-                return m;
+            List<Entry> entries = new ArrayList<>();
+            List<Integer> deaths = new ArrayList<>();
+            String rankDeath = null;
+            for (Path dir : checkpointDirs) {
+                Masters m = readNow(dir);
+                entries.addAll(m.entries());
+                deaths.addAll(m.deaths());
+                rankDeath = rankDeath != null ? rankDeath : m.rankDeath();
+            }
+            if (deaths.size() >= entries.size() || System.nanoTime() > deadline) {
+                return new Masters(entries, deaths, rankDeath);
             }
             Thread.sleep(10);
         }

@@ -75,6 +75,7 @@ public final class MasterContext {
     private Path checkpointDir;
     private Path classDataCacheDir = defaultCacheDir();
     private Path restartDir;
+    private List<Integer> nodeDirs = List.of();
     private int recoveries;
     private boolean concluded;
 
@@ -290,6 +291,35 @@ public final class MasterContext {
     public MasterContext restartDir(Path v) { restartDir = v; return this; }
 
     /**
+     * What stands for the node in a node-local checkpoint directory ({@code --checkpoint-dir
+     * /scratch/ck-%n}): each node has its own directory, kept on its own disk, and its part of every
+     * checkpoint gets a buddy copy on another node.
+     */
+    public static final String NODE_MARK = "%n";
+
+    /** Whether {@code dir} names a node-local checkpoint directory (it holds {@link #NODE_MARK}). */
+    public static boolean nodeLocal(Path dir) {
+        return dir != null && dir.toString().contains(NODE_MARK);
+    }
+
+    /**
+     * Which node-local checkpoint directory each node uses: the number {@link #NODE_MARK} stands for
+     * ({@code --node-dirs}, set by bdmpiexec when it starts a job again without a lost node: the
+     * survivors keep their directories). Default: node k uses k.
+     */
+    public List<Integer> nodeDirs() { return nodeDirs; }
+    public MasterContext nodeDirs(List<Integer> v) { nodeDirs = List.copyOf(v); return this; }
+
+    /** {@code dir} as {@code node} sees it: {@link #NODE_MARK} replaced by its {@link #nodeDirs} entry; null for null. */
+    public Path dirOn(Path dir, int node) {
+        if (!nodeLocal(dir)) {
+            return dir;
+        }
+        int slot = node < nodeDirs.size() ? nodeDirs.get(node) : node;
+        return Path.of(dir.toString().replace(NODE_MARK, Integer.toString(slot)));
+    }
+
+    /**
      * How many times a job whose rank died (on several nodes: whose master or machine was lost)
      * rolls back to its last checkpoint: --recover. Default 0.
      */
@@ -365,9 +395,12 @@ public final class MasterContext {
         }
         if (nodes > 1 && recoveries > 0 && checkpointDir == null && restartDir == null) {
             errors.add("--recover on several nodes (-nn=" + nodes + ") needs --checkpoint-dir: a directory every node sees,"
-                    + " from which bdmpiexec starts the job again");
+                    + " or one of each node's own (with " + NODE_MARK + "), from which bdmpiexec starts the job again");
         }
-        if (restartDir != null && !Files.isDirectory(restartDir)) {
+        if (!nodeDirs.isEmpty() && nodeDirs.size() != nodes) {
+            errors.add("--node-dirs has " + nodeDirs.size() + " entries for -nn=" + nodes + " nodes");
+        }
+        if (restartDir != null && !nodeLocal(restartDir) && !Files.isDirectory(restartDir)) {
             errors.add("--restart=" + restartDir + " is not a directory");
         }
         if (!errors.isEmpty()) {

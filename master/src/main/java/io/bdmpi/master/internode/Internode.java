@@ -52,6 +52,8 @@ public final class Internode implements AutoCloseable {
     /** Receive buffers a master keeps for reuse (more are made while several senders stream at once). */
     private static final int SPARE_CHUNK_BUFFERS = 4;
     private static final long START_TIMEOUT_S = 60;
+    /** A buddy copy's file up to this length travels inside its header (a manifest, a small state). */
+    private static final int BUDDY_INLINE_BYTES = 64 * 1024;
 
     /** Where arrivals go (called on the pump thread: publish and return). */
     public interface Sink {
@@ -84,6 +86,15 @@ public final class Internode implements AutoCloseable {
 
         /** Node 0 has committed checkpoint {@code sequence}. */
         void commitArrived(int sequence);
+
+        /**
+         * A file of the buddy copy of {@code node}'s part of checkpoint {@code sequence} has fully
+         * arrived; its bytes are in memory or in the spill directory.
+         */
+        void buddyFileArrived(int node, int sequence, String name, Payload payload);
+
+        /** Node {@code node} holds a durable copy of node {@code ofNode}'s part of checkpoint {@code sequence} (to node 0). */
+        void buddyCopiedArrived(int node, int sequence, int ofNode);
 
         /** The master of {@code node} has ended its part of the job. */
         void peerEnded(int node, int exitCode, boolean causedThere);
@@ -291,6 +302,38 @@ public final class Internode implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends this node's part of checkpoint {@code sequence} to its buddy {@code buddyNode}: each of
+     * {@code files} of {@code partDir}, in order, small ones inside their header, large ones
+     * streamed from their mapping like a spilled message (scheduler thread).
+     *
+     * @throws UncheckedIOException when a file cannot be read
+     */
+    public void copyToBuddy(int buddyNode, int sequence, Path partDir, List<String> files) {
+        for (String name : files) {
+            Path file = partDir.resolve(name);
+            try {
+                long length = Files.size(file);
+                if (length <= BUDDY_INLINE_BYTES) {
+                    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+                    pump.send(buddyNode, Pump.CONTROL_TAG, new MasterMessage.BuddyFile(sequence, name, length, true, bytes).encode(),
+                            null);
+                } else {
+                    pump.send(buddyNode, Pump.CONTROL_TAG, new MasterMessage.BuddyFile(sequence, name, length, false, null).encode(),
+                            null);
+                    sendFile(buddyNode, new Payload.Spilled(name, length), partDir, null);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+        }
+    }
+
+    /** Tells node 0 that this node holds a durable copy of {@code ofNode}'s part of checkpoint {@code sequence} (scheduler thread). */
+    public void buddyCopied(int sequence, int ofNode) {
+        pump.send(0, Pump.CONTROL_TAG, new MasterMessage.BuddyCopied(sequence, ofNode).encode(), null);
+    }
+
     /** Tells every other master that this node has ended its part (any thread). */
     public void announceEnd(int exitCode, boolean causedHere) {
         for (int n = 0; n < nodes; n++) {
@@ -439,6 +482,12 @@ public final class Internode implements AutoCloseable {
                 sink.partWrittenArrived(source, w.sequence());
             } else if (m instanceof MasterMessage.CheckpointCommitted c) {
                 sink.commitArrived(c.sequence());
+            } else if (m instanceof MasterMessage.BuddyCopied c) {
+                sink.buddyCopiedArrived(source, c.sequence(), c.ofNode());
+            } else if (m instanceof MasterMessage.BuddyFile f) {
+                // In the order of the part's files, behind the forwards that came before it.
+                long follows = f.inline() ? 0 : f.dataBytes();
+                pending[source].addLast(inbound(source, f, follows, follows > 0));
             } else if (m instanceof MasterMessage.SendMatched matched) {
                 sink.matchArrived(matched.senderWorldRank(), matched.syncId());
             } else if (m instanceof MasterMessage.PointerRequest request) {
@@ -485,6 +534,9 @@ public final class Internode implements AutoCloseable {
                     Payload p = f.inline() ? new Payload.Inline(f.inlineBytes()) : in.received();
                     sink.arrived(new Arrival(f.destWorldRank(), f.commId(), f.source(), f.tag(), f.senderWorldRank(),
                             f.syncId(), p));
+                } else if (in.header instanceof MasterMessage.BuddyFile f) {
+                    sink.buddyFileArrived(source, f.sequence(), f.name(), f.inline() ? new Payload.Inline(f.inlineBytes())
+                            : in.received());
                 } else {
                     publishStart(source, (MasterMessage.Started) in.header, in);
                 }

@@ -20,6 +20,8 @@ public sealed interface MasterMessage {
     int SEND_MATCHED = 5;
     int CHECKPOINT_PART_WRITTEN = 10;
     int CHECKPOINT_COMMITTED = 11;
+    int BUDDY_FILE = 12;
+    int BUDDY_COPIED = 13;
     int POINTER_REQUEST = 16;
     int POINTER_ANSWER = 17;
     int RMA_OP = 20;
@@ -239,6 +241,37 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * One file of the sender's part of checkpoint {@code sequence}, for the receiver (its buddy) to
+     * keep a copy of in its node-local checkpoint directory; the part's files come in order, its
+     * manifest last.
+     *
+     * @param name      the file's name in the part ({@code rank-R.state}, {@code message-I}, {@code manifest.json})
+     * @param dataBytes the file's length; when {@code inline} its bytes follow the header, otherwise
+     *                  they follow as {@linkplain Pump#DATA_TAG data messages}, as a forward's do
+     */
+    record BuddyFile(int sequence, String name, long dataBytes, boolean inline, ByteBuffer inlineBytes) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            byte[] text = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            int extra = inline ? inlineBytes.remaining() : 0;
+            ByteBuffer b = ByteBuffer.allocateDirect(4 + 4 + 4 + text.length + 8 + 1 + extra);
+            b.putInt(BUDDY_FILE).putInt(sequence).putInt(text.length).put(text).putLong(dataBytes).put((byte) (inline ? 1 : 0));
+            if (inline) {
+                b.put(inlineBytes.duplicate());
+            }
+            return b.flip();
+        }
+    }
+
+    /** The sender holds a durable copy of node {@code ofNode}'s part of checkpoint {@code sequence} (to node 0). */
+    record BuddyCopied(int sequence, int ofNode) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            return ByteBuffer.allocateDirect(12).putInt(BUDDY_COPIED).putInt(sequence).putInt(ofNode).flip();
+        }
+    }
+
+    /**
      * Reads one message; a forward's inline bytes are a view of {@code b} (no copy).
      *
      * @throws IllegalArgumentException for an unknown type code or a short message
@@ -326,6 +359,24 @@ public sealed interface MasterMessage {
         }
         if (type == CHECKPOINT_COMMITTED && in.remaining() == 4) {
             return new CheckpointCommitted(in.getInt());
+        }
+        if (type == BUDDY_FILE && in.remaining() >= 8) {
+            int sequence = in.getInt();
+            int nameBytes = in.getInt();
+            if (nameBytes >= 0 && in.remaining() >= nameBytes + 9) {
+                byte[] text = new byte[nameBytes];
+                in.get(text);
+                long length = in.getLong();
+                boolean inline = in.get() != 0;
+                if (inline && in.remaining() != length) {
+                    throw new IllegalArgumentException("buddy file of " + length + " bytes carries " + in.remaining());
+                }
+                return new BuddyFile(sequence, new String(text, java.nio.charset.StandardCharsets.UTF_8), length, inline,
+                        inline ? in.slice() : null);
+            }
+        }
+        if (type == BUDDY_COPIED && in.remaining() == 8) {
+            return new BuddyCopied(in.getInt(), in.getInt());
         }
         if (type == NODE_ENDED && in.remaining() == 5) {
             return new NodeEnded(in.getInt(), in.get() != 0);

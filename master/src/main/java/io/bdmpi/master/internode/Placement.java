@@ -14,7 +14,8 @@ import java.util.Locale;
  * default) puts the first S_0 ranks on node 0, the next S_1 on node 1, and so on; {@code cyclic}
  * deals the ranks out to the nodes in turn, passing over a node once it is full; a file gives each
  * rank's node, one node number per line (line i for rank i; blank lines and {@code #} comments
- * are skipped), with exactly S_k ranks on node k. On a node, slaves are ordered by world rank
+ * are skipped), with exactly S_k ranks on node k; so does a list of node numbers separated by
+ * commas ({@code 0,0,2,1,1,2}), as bdmpiexec gives it when it places ranks anew after a lost node. On a node, slaves are ordered by world rank
  * (their local index). COMM_CWORLD numbers the slaves the way {@code cyclic} deals them: local
  * slave 0 of every node, then local slave 1 of every node that has one, and so on.
  */
@@ -64,6 +65,8 @@ public final class Placement {
             }
         } else if (kind.equals("cyclic")) {
             nodeOf = dealt(slavesOn);
+        } else if (kind.matches("\\d+(,\\d+)+")) {
+            nodeOf = check(List.of(kind.split(",")), "--placement " + kind, "rank", 0, slavesOn);
         } else {
             nodeOf = readFile(Path.of(spec), slavesOn);
         }
@@ -93,10 +96,21 @@ public final class Placement {
             throw new IllegalArgumentException("--placement: cannot read " + file + " (" + e.getMessage()
                     + "); give block, cyclic or a file with one node number per rank");
         }
+        return check(lines, "--placement " + file, "line", 1, slavesOn);
+    }
+
+    /**
+     * The node of each rank from {@code entries} (one node number each; blank entries and
+     * {@code #} comments skipped), checked against {@code slavesOn}; errors name the entry as
+     * {@code source entry number}, the first numbered {@code firstNumber}.
+     */
+    private static int[] check(List<String> entries, String source, String entry, int firstNumber, int[] slavesOn) {
+        String where = source + " " + entry + " ";
+        int nodes = slavesOn.length;
         List<Integer> values = new ArrayList<>();
         int[] count = new int[nodes];
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).replaceAll("#.*", "").trim();
+        for (int i = 0; i < entries.size(); i++) {
+            String line = entries.get(i).replaceAll("#.*", "").trim();
             if (line.isEmpty()) {
                 continue;
             }
@@ -104,18 +118,19 @@ public final class Placement {
             try {
                 node = Integer.parseInt(line);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--placement " + file + " line " + (i + 1) + ": '" + line + "' is not a node number");
+                throw new IllegalArgumentException(where + (i + firstNumber) + ": '" + line + "' is not a node number");
             }
             if (node < 0 || node >= nodes) {
-                throw new IllegalArgumentException("--placement " + file + " line " + (i + 1) + ": node " + node
+                throw new IllegalArgumentException(where + (i + firstNumber) + ": node " + node
                         + " is not between 0 and " + (nodes - 1));
             }
             count[node]++;
             values.add(node);
         }
         if (!Arrays.equals(count, slavesOn)) {
-            throw new IllegalArgumentException("--placement " + file + " places " + values.size() + " ranks as "
-                    + Arrays.toString(count) + " per node; the nodes have " + Arrays.toString(slavesOn) + " slaves");
+            throw new IllegalArgumentException(source + " places "
+                    + values.size() + " ranks as " + Arrays.toString(count) + " per node; the nodes have "
+                    + Arrays.toString(slavesOn) + " slaves");
         }
         return values.stream().mapToInt(Integer::intValue).toArray();
     }

@@ -6,6 +6,7 @@ import io.bdmpi.master.memory.MemorySample;
 import io.bdmpi.master.observe.JobSnapshot;
 import io.bdmpi.master.observe.JobStats;
 import io.bdmpi.master.slaveio.SlaveConnection;
+import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.SlaveRequest;
 
 import java.util.concurrent.CompletableFuture;
@@ -67,6 +68,17 @@ public sealed interface MasterEvent {
 
     /** Node 0 has committed checkpoint {@code sequence} (MPI pump). */
     record CheckpointCommitted(int sequence) implements MasterEvent {
+    }
+
+    /**
+     * A file of the buddy copy of node {@code node}'s part of checkpoint {@code sequence} arrived,
+     * its bytes in memory or in this node's spill directory (MPI pump).
+     */
+    record BuddyFileArrived(int node, int sequence, String name, Payload payload) implements MasterEvent {
+    }
+
+    /** A node holds a durable copy of node {@code ofNode}'s part of checkpoint {@code sequence}; to node 0 (MPI pump). */
+    record BuddyCopied(int ofNode, int sequence) implements MasterEvent {
     }
 
     /** Another master's node state, for deadlock detection over nodes (MPI pump). */

@@ -25,6 +25,7 @@ import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.slave.SlaveMain;
 
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,12 @@ public final class Scheduler {
 
         /** Tells every other node that checkpoint {@code sequence} is committed (node 0). */
         void checkpointCommitted(int sequence);
+
+        /** Sends this node's part of checkpoint {@code sequence} to its buddy node: {@code files} of {@code partDir}, in order. */
+        void copyToBuddy(int sequence, Path partDir, List<String> files);
+
+        /** Tells node 0 that this node holds a durable copy of {@code ofNode}'s part of checkpoint {@code sequence}. */
+        void buddyCopied(int sequence, int ofNode);
     }
 
     /**
@@ -220,6 +227,18 @@ public final class Scheduler {
                     quiescence.sent(placement.nodes() - 1);
                     remote.checkpointCommitted(sequence);
                 }
+
+                @Override
+                public void copyToBuddy(int sequence, Path partDir, List<String> files) {
+                    quiescence.sent(files.size());
+                    remote.copyToBuddy(sequence, partDir, files);
+                }
+
+                @Override
+                public void buddyCopied(int sequence, int ofNode) {
+                    quiescence.sent(1);
+                    remote.buddyCopied(sequence, ofNode);
+                }
             });
         }
         this.collectives = new Collectives(comms, sharedSpillFiles, remote, checkpointing, new Collectives.Listener() {
@@ -300,6 +319,16 @@ public final class Scheduler {
             quiescence.received();
             if (outcome == null) {
                 onCheckpointStep(() -> checkpointing.committed(c.sequence()));
+            }
+        } else if (event instanceof MasterEvent.BuddyFileArrived f) {
+            quiescence.received();
+            if (outcome == null) {
+                onCheckpointStep(() -> checkpointing.buddyFile(f.node(), f.sequence(), f.name(), f.payload()));
+            }
+        } else if (event instanceof MasterEvent.BuddyCopied c) {
+            quiescence.received();
+            if (outcome == null) {
+                onCheckpointStep(() -> checkpointing.buddyCopied(c.ofNode(), c.sequence()));
             }
         } else if (event instanceof MasterEvent.SpillShipped shipped) {
             sharedSpillFiles.release(shipped.fileName());

@@ -29,7 +29,7 @@ class CheckpointStoreTest {
 
     @Test
     void aCheckpointHoldsStatesAndBufferedMessagesAndReplacesThePreviousOne() throws IOException {
-        CheckpointStore store = new CheckpointStore(dir, spill, false);
+        CheckpointStore store = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertNull(store.latest());
         Files.writeString(spill.resolve("state-1"), "state of rank 1");
         Files.writeString(spill.resolve("message-file"), "a large message");
@@ -51,7 +51,7 @@ class CheckpointStoreTest {
         assertEquals(List.of(new CheckpointStore.Message(0, 0, 1, 7, 1, "part-0/message-0", 5),
                 new CheckpointStore.Message(1, 0, 0, 8, 0, "part-0/message-1", 15)), second.parts().get(0).messages());
 
-        CheckpointStore reopened = new CheckpointStore(dir, spill, false);
+        CheckpointStore reopened = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertEquals(second, reopened.latest());
         reopened.exportToSpill("part-0/message-1", "restored");
         assertEquals("a large message", Files.readString(spill.resolve("restored")));
@@ -61,12 +61,12 @@ class CheckpointStoreTest {
 
     @Test
     void aCheckpointCutShortIsIgnoredAndRemoved() throws IOException {
-        CheckpointStore store = new CheckpointStore(dir, spill, false);
+        CheckpointStore store = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         store.writePart(1, 0, 1, 1, Map.of(0, inline("complete")), List.of());
         store.commit(1, 1);
         store.writePart(2, 0, 1, 1, Map.of(0, inline("half")), List.of());
 
-        CheckpointStore reopened = new CheckpointStore(dir, spill, false);
+        CheckpointStore reopened = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertEquals(1, reopened.latest().sequence(), "the committed checkpoint is the latest");
         reopened.removeIncomplete();
         assertEquals(List.of("checkpoint-1"), names(dir));
@@ -77,7 +77,7 @@ class CheckpointStoreTest {
     void theNodesOfASharedDirectoryCommitTogether() throws IOException {
         CheckpointStore[] nodes = new CheckpointStore[3];
         for (int n = 0; n < 3; n++) {
-            nodes[n] = new CheckpointStore(dir, spill, true);
+            nodes[n] = new CheckpointStore(dir, spill, CheckpointStore.Sharing.SHARED);
         }
         nodes[1].writePart(1, 1, 3, 3, Map.of(1, inline("one")), List.of());
         nodes[0].writePart(1, 0, 3, 3, Map.of(0, inline("zero")), List.of());
@@ -91,13 +91,45 @@ class CheckpointStoreTest {
         nodes[1].committed(1);
         nodes[2].committed(1);
 
-        CheckpointStore reader = new CheckpointStore(dir, spill, true);
+        CheckpointStore reader = new CheckpointStore(dir, spill, CheckpointStore.Sharing.SHARED);
         CheckpointStore.Checkpoint c = reader.latest();
         assertEquals(List.of(0, 1, 2), c.parts().stream().map(CheckpointStore.Part::node).toList());
         assertEquals(3, c.worldSize());
         assertEquals(1, nodes[2].latest().sequence());
         reader.exportToSpill(c.parts().get(2).messages().get(0).file(), "m");
         assertEquals("for two", Files.readString(spill.resolve("m")));
+    }
+
+    /**
+     * Two nodes with directories of their own: each holds its part and its buddy's copy of the
+     * other's, file by file as they come over MPI; a master lost before it heard of the commit is
+     * brought up to it from its complete {@code .incoming-N}.
+     */
+    @Test
+    void aNodeLocalDirectoryHoldsItsPartAndItsBuddysCopy(@TempDir Path other) throws IOException {
+        CheckpointStore zero = new CheckpointStore(dir, spill, CheckpointStore.Sharing.NODE_LOCAL);
+        CheckpointStore one = new CheckpointStore(other, spill, CheckpointStore.Sharing.NODE_LOCAL);
+        assertTrue(zero.nodeLocal());
+        List<String> files = one.writePart(1, 1, 2, 2, Map.of(1, inline("one")), List.of(
+                new CheckpointStore.StoredMessageFor(1, new StoredMessage(0, 0, 5, 0, inline("for one")))));
+        assertEquals(List.of("rank-1.state", "message-0", "manifest.json"), files, "the manifest goes last");
+        zero.writePart(1, 0, 2, 2, Map.of(0, inline("zero")), List.of());
+        for (String f : files) {
+            Files.copy(one.partDir(1, 1).resolve(f), spill.resolve("net-" + f));
+            boolean complete = zero.writeBuddyFile(1, 1, f, new Payload.Spilled("net-" + f, Files.size(spill.resolve("net-" + f))));
+            assertEquals(f.equals("manifest.json"), complete, f);
+        }
+        IOException bad = assertThrows(IOException.class, () -> zero.writeBuddyFile(1, 1, "../escape", inline("x")));
+        assertTrue(bad.getMessage().contains("not a part's file"), bad.getMessage());
+
+        zero.commit(1, 2);
+        assertEquals(List.of(0, 1), zero.latest().parts().stream().map(CheckpointStore.Part::node).toList());
+        zero.exportToSpill("part-1/rank-1.state", "restore-1");
+        assertEquals("one", Files.readString(spill.resolve("restore-1")));
+        assertNull(CheckpointStore.latestIn(other, CheckpointStore.Sharing.NODE_LOCAL), "node 1 never heard of the commit");
+        assertEquals(1, CheckpointStore.commitIn(other, 1).sequence());
+        assertEquals(List.of("checkpoint-1"), names(other));
+        assertThrows(IOException.class, () -> CheckpointStore.commitIn(other, 2));
     }
 
     private static Payload inline(String text) {

@@ -64,4 +64,17 @@ class MasterMessageTest {
             assertEquals(m, MasterMessage.decode(m.encode()));
         }
     }
+
+    @Test
+    void shouldRoundTripABuddyCopysFilesAndItsAcknowledgement() {
+        ByteBuffer manifest = ByteBuffer.wrap("{\"sequence\":3}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        MasterMessage.BuddyFile small = assertInstanceOf(MasterMessage.BuddyFile.class, MasterMessage.decode(
+                new MasterMessage.BuddyFile(3, "manifest.json", manifest.remaining(), true, manifest).encode()));
+        assertEquals(new MasterMessage.BuddyFile(3, "manifest.json", manifest.remaining(), true, small.inlineBytes()), small);
+        assertEquals(manifest, small.inlineBytes());
+        MasterMessage.BuddyFile large = new MasterMessage.BuddyFile(4, "rank-12.state", 1L << 33, false, null);
+        assertEquals(large, MasterMessage.decode(large.encode()));
+        MasterMessage.BuddyCopied copied = new MasterMessage.BuddyCopied(4, 2);
+        assertEquals(copied, MasterMessage.decode(copied.encode()));
+    }
 }

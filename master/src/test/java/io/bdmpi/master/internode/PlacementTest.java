@@ -65,6 +65,18 @@ class PlacementTest {
     }
 
     @Test
+    void aListGivesEachRanksNodeLikeAFile() {
+        Placement list = Placement.of("0,2,0,1,1,2", new int[] {2, 2, 2});
+        assertArrayEquals(new int[] {0, 2}, list.ranksOn(0));
+        assertArrayEquals(new int[] {3, 4}, list.ranksOn(1));
+        assertArrayEquals(new int[] {1, 5}, list.ranksOn(2));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of("0,0,1", new int[] {1, 2}))
+                .getMessage().contains("--placement 0,0,1 places 3 ranks as [2, 1] per node; the nodes have [1, 2] slaves"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of("0,3", new int[] {1, 1}))
+                .getMessage().contains("rank 1: node 3 is not between 0 and 1"));
+    }
+
+    @Test
     void aBadFileIsRefusedWithItsLine(@TempDir Path dir) throws IOException {
         Path uneven = Files.writeString(dir.resolve("uneven"), "0\n0\n0\n1\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of(uneven.toString(), 2, 2))

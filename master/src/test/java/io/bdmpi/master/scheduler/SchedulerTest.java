@@ -93,7 +93,7 @@ class SchedulerTest {
 
     private Checkpointing checkpointing() {
         try {
-            return new Checkpointing(new CheckpointStore(checkpoints, checkpoints, false), null);
+            return new Checkpointing(new CheckpointStore(checkpoints, checkpoints, CheckpointStore.Sharing.JOB), null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -1128,6 +1128,16 @@ class SchedulerTest {
 
         @Override
         public void checkpointCommitted(int sequence) {
+            throw new AssertionError("no checkpoint in this test");
+        }
+
+        @Override
+        public void copyToBuddy(int sequence, java.nio.file.Path partDir, List<String> files) {
+            throw new AssertionError("no checkpoint in this test");
+        }
+
+        @Override
+        public void buddyCopied(int sequence, int ofNode) {
             throw new AssertionError("no checkpoint in this test");
         }
     }

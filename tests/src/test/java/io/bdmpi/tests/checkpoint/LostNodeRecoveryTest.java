@@ -91,6 +91,31 @@ class LostNodeRecoveryTest {
         assertEquals(unbroken.stdoutMatching("PageRank:.*"), r.stdoutMatching("PageRank:.*"));
     }
 
+    /**
+     * The host file lists four hosts (this machine four times: the fourth is a spare): after node
+     * 1 is lost, the spare takes its place and the job goes on on three nodes.
+     */
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void aSpareHostFromTheHostFileTakesTheLostNodesPlace(MpiAbi mpi) throws Exception {
+        Object[] args = {18, 3, 200_000, 300_000};
+        List<String> expected = SeveralNodesCheckpointTest.results(JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2)
+                .running(1).args(args).timeout(TIMEOUT).run().assertSucceeded(), RANKS);
+        Path dir = Files.createDirectory(temp.resolve("checkpoints"));
+        Path hosts = Files.writeString(temp.resolve("hosts"), "localhost\nlocalhost\nlocalhost\nlocalhost\n");
+
+        CompletableFuture<Long> killed = signalWhenCommitted(dir, "KILL");
+        JobResult r = JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1).args(args)
+                .options("--hostfile", hosts.toString(), "--checkpoint-dir", dir.toString(), "--recover", "1").timeout(TIMEOUT)
+                .run();
+        assertTrue(killed.get(5, TimeUnit.SECONDS) > 0, "checkpoint 2 never came\n" + r.describe());
+        r.assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 3"
+                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the spare keeps the job on three nodes");
+        assertEquals(3, r.requireStats().nodes().size(), "the last run had three nodes");
+    }
+
     private static JobRunner pageRank(MpiAbi mpi, Path result, Object... more) {
         Object[] args = {"--graph", graph, "--out", result, "--iterations", 16, "--tolerance", 0};
         Object[] all = Arrays.copyOf(args, args.length + more.length);
@@ -103,7 +128,27 @@ class LostNodeRecoveryTest {
      * 1's master (as its roster entry names it) as soon as checkpoint 2 is committed; checks the recovery.
      */
     private static JobResult signalNode1AfterCheckpoint2(String signal, Path dir, JobRunner job) throws Exception {
-        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Long> killed = signalWhenCommitted(dir, signal);
+        JobResult r = job.options("--checkpoint-dir", dir.toString(), "--recover", "1").timeout(TIMEOUT)
+                .run();
+        long pid = killed.get(5, TimeUnit.SECONDS);
+        assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
+        r.assertSucceeded();
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 2"
+                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
+        List<Stats.Recovery> recoveries = r.requireStats().recoveries();
+        assertEquals(1, recoveries.size(), recoveries.toString());
+        assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
+        assertEquals(2, r.requireStats().nodes().size(), "the last run had two nodes");
+        List<String> left = SeveralNodesCheckpointTest.list(dir);
+        assertEquals(1, left.size(), "only the last checkpoint is left: " + left);
+        assertTrue(left.get(0).startsWith("checkpoint-"), left.toString());
+        return r;
+    }
+
+    /** Sends {@code signal} to node 1's master (as its roster entry in {@code dir} names it) once checkpoint 2 is committed; its pid, or -1. */
+    private static CompletableFuture<Long> signalWhenCommitted(Path dir, String signal) {
+        return CompletableFuture.supplyAsync(() -> {
             Path roster = dir.resolve(".masters/node-1");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
@@ -120,20 +165,5 @@ class LostNodeRecoveryTest {
             }
             return -1L;
         });
-        JobResult r = job.options("--checkpoint-dir", dir.toString(), "--recover", "1").timeout(TIMEOUT)
-                .run();
-        long pid = killed.get(5, TimeUnit.SECONDS);
-        assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
-        r.assertSucceeded();
-        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 2"
-                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
-        List<Stats.Recovery> recoveries = r.requireStats().recoveries();
-        assertEquals(1, recoveries.size(), recoveries.toString());
-        assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
-        assertEquals(2, r.requireStats().nodes().size(), "the last run had two nodes");
-        List<String> left = SeveralNodesCheckpointTest.list(dir);
-        assertEquals(1, left.size(), "only the last checkpoint is left: " + left);
-        assertTrue(left.get(0).startsWith("checkpoint-"), left.toString());
-        return r;
     }
 }

@@ -18,7 +18,8 @@ import java.util.Arrays;
  * allReduce, and sends on to its right neighbour; every {@code EVERY} iterations it checkpoints,
  * so both messages are buffered in the master at that moment. At the end each rank prints
  * {@code RESULT rank R x=.. total=.. blockSum=..}: the same lines whether or not the job died and
- * went on from a checkpoint.
+ * went on from a checkpoint. A restored rank prints {@code RESTORED rank R at iteration I} and
+ * {@code RESUMED rank R at T ms} (the wall clock, for the time a recovery takes).
  *
  * <p>Usage: {@code Checkpointed ITERATIONS EVERY BIG_BYTES STATE_BYTES [CRASH_RANK CRASH_ITERATION MODE]}.
  * MODE: {@code once} (the crash rank SIGKILLs itself at that iteration unless the job was
@@ -77,6 +78,7 @@ public final class Checkpointed {
         boolean restored = BDMPI.restore(state);
         if (restored) {
             System.out.println("RESTORED rank " + rank + " at iteration " + state.iteration);
+            System.out.println("RESUMED rank " + rank + " at " + System.currentTimeMillis() + " ms");
             check(state.block.length == stateBytes && state.block[stateBytes - 1] == fill(rank, state.x),
                     "restored block of rank " + rank);
         } else {

@@ -1,0 +1,147 @@
+package io.bdmpi.tests.checkpoint;
+
+import io.bdmpi.master.internode.MpiAbi;
+import io.bdmpi.tests.programs.checkpoint.Checkpointed;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.Stats;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Checkpoints in directories of each node's own ({@code --checkpoint-dir DIR/node-%n}), with no
+ * directory every node sees: each node's part also goes to its buddy, node (k+1) mod 3, over MPI.
+ * On one machine a node's directory stands for its own disk: the test removes the lost node's
+ * directory as soon as its master is killed, so the recovery can only use the buddy copies.
+ */
+class BuddyCopyTest {
+
+    private static final int RANKS = 6;
+    private static final Object[] ARGS = {18, 3, 200_000, 300_000};
+    /** Three masters and six slaves, twice for a recovery, on a machine shared with other jobs. */
+    private static final Duration TIMEOUT = JobRunner.DEFAULT_TIMEOUT.multipliedBy(3);
+
+    @TempDir
+    Path temp;
+
+    private static JobRunner ring(MpiAbi mpi) {
+        return JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1).args(ARGS).timeout(TIMEOUT);
+    }
+
+    /**
+     * Node 1's master is SIGKILLed once checkpoint 2 is committed and its directory is gone with it:
+     * node 1's part comes from node 2's copy, node 2 takes node 1's ranks, and the results are an
+     * unbroken run's, bit for bit.
+     */
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void aLostNodesPartComesFromItsBuddysCopy(MpiAbi mpi) throws Exception {
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path base = Files.createDirectory(temp.resolve("checkpoints"));
+        Path lost = base.resolve("node-1");
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            try {
+                while (System.nanoTime() < deadline) {
+                    Path roster = lost.resolve(".masters/node-1");
+                    if (Files.isDirectory(lost.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
+                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
+                        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
+                        new ProcessBuilder("rm", "-rf", lost.toString()).start().waitFor(); // its disk goes with it
+                        return pid;
+                    }
+                    Thread.sleep(5);
+                }
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return -1L;
+        });
+
+        JobResult r = ring(mpi).options("--checkpoint-dir", base.resolve("node-%n").toString(), "--recover", "1").run();
+        long pid = killed.get(5, TimeUnit.SECONDS);
+        assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
+        r.assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration \\d+").size() == RANKS,
+                "every rank goes on from the checkpoint");
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 2"
+                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
+        List<Stats.Recovery> recoveries = r.requireStats().recoveries();
+        assertEquals(1, recoveries.size(), recoveries.toString());
+        assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
+        assertEquals(2, r.requireStats().nodes().size(), "the last run had two nodes");
+
+        assertFalse(Files.exists(lost), "nothing wrote to the lost node's directory again");
+        // The two survivors kept their directories, and each holds its part and its buddy's copy of the other's.
+        for (String node : List.of("node-0", "node-2")) {
+            List<String> left = SeveralNodesCheckpointTest.list(base.resolve(node));
+            assertEquals(1, left.size(), "only the last checkpoint is left in " + node + ": " + left);
+            assertTrue(left.get(0).startsWith("checkpoint-"), left.toString());
+            assertEquals(List.of("part-0", "part-1"), SeveralNodesCheckpointTest.list(base.resolve(node).resolve(left.get(0))));
+        }
+    }
+
+    /**
+     * Node 1 cannot store its copy of node 0's part of checkpoint 3 (a file stands where the copy
+     * goes, planted once checkpoint 1 is committed): every part is written, yet checkpoint 3 is
+     * never committed, the job fails saying why, and a restart goes on from checkpoint 2.
+     */
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void aCheckpointWhoseBuddyCopyIsCutShortIsNeverUsed(MpiAbi mpi) throws Exception {
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path base = Files.createDirectory(temp.resolve("checkpoints"));
+        Path buddy = base.resolve("node-1");
+        CompletableFuture<Boolean> planted = CompletableFuture.supplyAsync(() -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            try {
+                while (System.nanoTime() < deadline) {
+                    if (Files.isDirectory(buddy.resolve("checkpoint-1"))) {
+                        Files.createDirectories(buddy.resolve(".incoming-3"));
+                        Files.writeString(buddy.resolve(".incoming-3/part-0"), "in the way");
+                        return true;
+                    }
+                    Thread.sleep(2);
+                }
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return false;
+        });
+        String dirs = base.resolve("node-%n").toString();
+        JobResult failed = ring(mpi).options("--checkpoint-dir", dirs).run().assertFailed();
+        assertTrue(planted.get(5, TimeUnit.SECONDS), "checkpoint 1 never came\n" + failed.describe());
+        Expect.that(failed, failed.stderrContaining("cannot store node 0's copy of checkpoint 3").size() >= 1,
+                "the failed copy is named");
+        Expect.that(failed, failed.stdoutMatching("CHECKPOINT 3 .*").isEmpty(), "no rank leaves checkpoint 3");
+        for (String node : List.of("node-0", "node-1", "node-2")) {
+            Path dir = base.resolve(node);
+            assertTrue(Files.isDirectory(dir.resolve("checkpoint-2")), node + ": " + SeveralNodesCheckpointTest.list(dir));
+            assertFalse(Files.exists(dir.resolve("checkpoint-3")), node + ": " + SeveralNodesCheckpointTest.list(dir));
+        }
+
+        JobResult restarted = ring(mpi).options("--restart", dirs).run().assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(restarted, RANKS));
+        Expect.that(restarted, restarted.stdoutMatching("RESTORED rank \\d at iteration 6").size() == RANKS,
+                "the restart goes on from checkpoint 2");
+        for (String node : List.of("node-0", "node-1", "node-2")) {
+            assertEquals(List.of("checkpoint-6"), SeveralNodesCheckpointTest.list(base.resolve(node)),
+                    "the cut-short checkpoint is gone from " + node);
+        }
+    }
+}
