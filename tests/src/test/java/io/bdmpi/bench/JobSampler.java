@@ -1,6 +1,7 @@
 package io.bdmpi.bench;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,7 +41,7 @@ final class JobSampler implements AutoCloseable {
     private void run() {
         while (!stop) {
             ProcessHandle.current().children()
-                    .filter(p -> String.join(" ", p.info().arguments().orElse(new String[0])).contains(marker))
+                    .filter(p -> commandLine(p.pid()).contains(marker))
                     .findFirst()
                     .ifPresent(this::sample);
             try {
@@ -70,6 +71,15 @@ final class JobSampler implements AutoCloseable {
                 slavesPssKiB = pss;
                 slavesInPss = counted;
             }
+        }
+    }
+
+    /** The command line of a process from /proc (ProcessHandle.Info cuts long ones short), "" if it has gone. */
+    private static String commandLine(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8);
+        } catch (IOException gone) {
+            return "";
         }
     }
 
