@@ -25,9 +25,13 @@ public class SlaveConnection {
 
     private final SocketChannel channel;
     private final SlaveIo io;
-    /** Bytes read but not yet decoded. */
-    ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024).order(ProtocolCodec.ORDER);
-    private ByteBuffer out = ByteBuffer.allocateDirect(16 * 1024).order(ProtocolCodec.ORDER);
+    /**
+     * The start of a request whose rest has not arrived yet, else null: a connection holds a
+     * buffer only while a request is cut in two, not for all its life (a thousand slaves took
+     * 80 MiB of the master in per-connection buffers). Whole requests are read into
+     * {@link SlaveIo}'s shared buffer.
+     */
+    ByteBuffer partial;
     /** Rest of a reply the socket did not take. */
     private ByteBuffer unsent;
     /** The world rank of the slave this connection belongs to, once it said hello; -1 before. */
@@ -55,11 +59,7 @@ public class SlaveConnection {
 
     /** Sends one reply without blocking the scheduler thread. Errors mean the slave is gone. */
     public void send(MasterReply reply) {
-        int length = ProtocolCodec.encodedLength(reply);
-        if (out.capacity() < length) {
-            out = ByteBuffer.allocateDirect(Math.max(length, out.capacity() * 2)).order(ProtocolCodec.ORDER);
-        }
-        out.clear();
+        ByteBuffer out = io.replyBuffer(ProtocolCodec.encodedLength(reply));
         ProtocolCodec.encode(reply, out);
         out.flip();
         try {

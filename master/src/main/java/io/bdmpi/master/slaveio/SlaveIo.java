@@ -46,12 +46,19 @@ public final class SlaveIo implements AutoCloseable {
     /** {@link #poll} timeout: wait until a socket is ready or {@link #wakeup} is called. */
     public static final long UNTIL_READY = -1;
 
+    /** Size of the buffers shared by all connections: most requests and replies fit them whole. */
+    static final int BUFFER_BYTES = 64 * 1024;
+
     private final Path socketPath;
     private final Listener listener;
     private final Selector selector;
     private final ServerSocketChannel server;
     /** The selector failed: the job is stopping, and polls only wait (for the rest of the events). */
     private boolean failed;
+    /** What a read brings in, decoded before the next read: one buffer for all connections. */
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ProtocolCodec.ORDER);
+    /** Where replies are encoded, one at a time; grows to the largest reply, once for all connections. */
+    private ByteBuffer replyBuffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(ProtocolCodec.ORDER);
 
     public SlaveIo(Path socketPath, Listener listener) throws IOException {
         this.socketPath = socketPath;
@@ -119,6 +126,14 @@ public final class SlaveIo implements AutoCloseable {
         selector.wakeup();
     }
 
+    /** The buffer a reply of {@code length} bytes is encoded in, cleared; polling thread. */
+    ByteBuffer replyBuffer(int length) {
+        if (replyBuffer.capacity() < length) {
+            replyBuffer = ByteBuffer.allocateDirect(Math.max(length, replyBuffer.capacity() * 2)).order(ProtocolCodec.ORDER);
+        }
+        return replyBuffer.clear();
+    }
+
     /** Called by a connection whose reply did not fit the socket: finish it when writable; polling thread. */
     void finishLater(SlaveConnection c) {
         SelectionKey key = c.channel().keyFor(selector);
@@ -153,39 +168,43 @@ public final class SlaveIo implements AutoCloseable {
     }
 
     private void read(SelectionKey key, SlaveConnection c) {
+        ByteBuffer in = c.partial != null ? c.partial : readBuffer;
         try {
-            int n = c.channel().read(c.in);
+            int n = c.channel().read(in);
             if (n < 0) {
                 lose(key, c, "closed by the slave");
                 return;
             }
-            c.in.flip();
+            in.flip();
             ByteBuffer frame;
-            while ((frame = ProtocolCodec.nextFrame(c.in)) != null) {
+            while ((frame = ProtocolCodec.nextFrame(in)) != null) {
                 listener.requestArrived(c, ProtocolCodec.decodeRequest(frame));
             }
-            compactOrGrow(c);
+            c.partial = keepPartial(in);
         } catch (ProtocolException e) {
             lose(key, c, "protocol error: " + e.getMessage());
             listener.stop("protocol error on a slave connection: " + e.getMessage());
         } catch (IOException e) {
             lose(key, c, e.toString());
+        } finally {
+            readBuffer.clear();
         }
     }
 
-    /** Keeps the partial frame at the start of the buffer, growing it if a frame is bigger. */
-    private static void compactOrGrow(SlaveConnection c) {
-        ByteBuffer in = c.in;
-        if (in.remaining() >= 4) {
-            int needed = in.getInt(in.position()) + 4;
-            if (needed > in.capacity()) {
-                ByteBuffer bigger = ByteBuffer.allocateDirect(needed).order(ProtocolCodec.ORDER);
-                bigger.put(in);
-                c.in = bigger;
-                return;
-            }
+    /**
+     * What a connection keeps of {@code in} once its whole requests are decoded: nothing, or the
+     * start of the next request in a buffer of its own that can hold that request whole (decoded
+     * requests do not refer to the buffer: their payloads are copied).
+     */
+    private ByteBuffer keepPartial(ByteBuffer in) {
+        if (!in.hasRemaining()) {
+            return null;
         }
-        in.compact();
+        int needed = in.remaining() >= 4 ? in.getInt(in.position()) + 4 : BUFFER_BYTES;
+        if (in != readBuffer && needed <= in.capacity()) {
+            return in.compact();
+        }
+        return ByteBuffer.allocate(Math.max(needed, BUFFER_BYTES)).order(ProtocolCodec.ORDER).put(in);
     }
 
     private void lose(SelectionKey key, SlaveConnection c, String reason) {
