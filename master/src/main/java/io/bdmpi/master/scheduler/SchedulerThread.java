@@ -25,6 +25,10 @@ import java.util.concurrent.CompletableFuture;
  * two thread wake-ups to it (most of its cost on a loaded machine). The rules do not change: one
  * thread owns all master state, a slave runs only when its reply says so, and at most
  * {@code nrunning} run at once ({@link Scheduler#transition} checks it).
+ *
+ * <p>On several nodes the same reasoning takes the MPI pump out of a small message's way: this
+ * thread posts its sends to other masters itself, and while it spins it also takes what they sent
+ * ({@link #alsoPoll}); the pump only wakes it for what arrives while it sleeps.
  */
 public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
 
