@@ -386,6 +386,17 @@ public final class NodeMaster {
             }
             if (link != null) {
                 link.startReceiving();
+                schedulerThread.alsoPoll(new SchedulerThread.RemoteArrivals() {
+                    @Override
+                    public boolean poll() {
+                        return internode.pollArrivals();
+                    }
+
+                    @Override
+                    public boolean conversing() {
+                        return internode.conversing();
+                    }
+                });
             }
             if (launcher != null) {
                 // Never blocks the heartbeat: a full ring fails the request, and the heartbeat goes without a snapshot.

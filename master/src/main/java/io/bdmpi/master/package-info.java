@@ -45,8 +45,11 @@
  *       ({@code ProcessExited}, and before it an OOM kill's {@code StopRequested}).</li>
  *   <li><b>bdmpi-slave-starter</b>s, while the slaves start: each starts slave JVMs
  *       ({@code SlaveLauncher.startAll}), and hands them back to the launcher's thread.</li>
- *   <li><b>bdmpi-mpi-pump</b> (several nodes): makes every MPI call; the receiving half of
- *       {@code Internode} runs on it and publishes what the other masters send ({@code RemoteArrived},
+ *   <li><b>bdmpi-mpi-pump</b> (several nodes): drives MPI and makes every call but two kinds: the
+ *       scheduler thread posts its own sends, and takes the small messages that arrive while it
+ *       spins ({@code Pump.send}, {@code Pump.pollControl}, under the pump's lock, which only the
+ *       pump waits for; {@code MPI_THREAD_SERIALIZED}). The receiving half of
+ *       {@code Internode} runs on it (or on the scheduler thread, then) and publishes what the other masters send ({@code RemoteArrived},
  *       {@code RemoteStarted}, {@code RemoteSendMatched}, {@code RemotePointerRequest},
  *       {@code RemotePointerAnswer}, {@code RemoteWindow}, {@code SpillShipped}, {@code PeerState}, {@code PeerFailed}, and
  *       the steps of a checkpoint's commit: {@code CheckpointPartWritten},

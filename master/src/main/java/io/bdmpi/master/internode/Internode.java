@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * A master's link to the masters of the other nodes: forwards its slaves' messages to theirs,
  * receives theirs for its own, tells a synchronous sender's master that a receive matched its
  * message, and passes the news of a node's end. Every MPI call happens on the {@link Pump}; this
- * class's inbox half runs on the pump thread too, its sending half on the scheduler thread.
+ * class's inbox half runs on the pump thread too (or on the scheduler thread, for the small
+ * messages it takes itself: {@link #pollArrivals}), its sending half on the scheduler thread.
  *
  * <p>Large payloads never sit whole in a master's memory: the sender maps its slave's spill file
  * in chunks of {@link #CHUNK_BYTES}, MPI sends straight from each mapping, which is unmapped once
@@ -55,7 +56,13 @@ public final class Internode implements AutoCloseable {
     /** A buddy copy's file up to this length travels inside its header (a manifest, a small state). */
     private static final int BUDDY_INLINE_BYTES = 64 * 1024;
 
-    /** Where arrivals go (called on the pump thread: publish and return). */
+    /** Small messages {@link #pollArrivals} takes at most per call, so its caller's queue cannot fill. */
+    public static final int POLLED_ARRIVALS_MAX = 64;
+
+    /**
+     * Where arrivals go: called on the pump thread, or on a thread that takes small messages itself
+     * ({@link #pollArrivals}); one call at a time. Publish and return.
+     */
     public interface Sink {
         /** A message for a slave of this node has fully arrived; its payload is in memory or in the spill directory. */
         void arrived(Arrival arrival);
@@ -206,6 +213,23 @@ public final class Internode implements AutoCloseable {
         pump.send(destNode, Pump.CONTROL_TAG, new MasterMessage.Forward(m.destWorldRank(), m.commId(), m.source(), m.tag(),
                 m.senderWorldRank(), m.syncId(), p.length(), false, null).encode(), p.length() == 0 ? afterSent : null);
         sendFile(destNode, (Payload.Spilled) p, spillDir, afterSent);
+    }
+
+    /**
+     * Takes up to {@link #POLLED_ARRIVALS_MAX} small messages that other masters sent, on the calling
+     * thread, when MPI is free (never waits): for the scheduler thread before it sleeps, so a reply
+     * needs no hand-off from the pump. Each goes to the sink given to {@link #receiveInto}, on this
+     * thread, and publishes at most one event.
+     *
+     * @return whether anything arrived
+     */
+    public boolean pollArrivals() {
+        return pump.pollControl(POLLED_ARRIVALS_MAX);
+    }
+
+    /** Whether a message went to or came from another master lately (any thread): more may follow soon. */
+    public boolean conversing() {
+        return pump.active();
     }
 
     /**

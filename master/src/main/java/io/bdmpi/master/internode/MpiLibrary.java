@@ -25,7 +25,8 @@ import java.nio.charset.StandardCharsets;
  * bdmpi's own (slot numbers, see {@link HandleSlots}) and every error turned into an
  * {@link MpiException}. The constants below are bdmpi's; they are translated to the library's.
  *
- * <p>Not thread-safe, on purpose: only the {@link Pump} thread calls it ({@code MPI_THREAD_FUNNELED}).
+ * <p>Not thread-safe, on purpose: one thread at a time calls it, the {@link Pump} decides which
+ * ({@code MPI_THREAD_SERIALIZED} when the library provides it, else only the pump thread).
  * Buffers handed to {@link #isend} and {@link #irecv} must be direct and must stay untouched until
  * {@link #test} reports their request complete.
  */
@@ -42,6 +43,8 @@ public final class MpiLibrary {
     /** {@code MPI_ANY_TAG}. */
     public static final int ANY_TAG = -1;
     static final int THREAD_FUNNELED = 1;
+    /** Any thread may call, one at a time: what {@link #init} asks for. */
+    static final int THREAD_SERIALIZED = 2;
     private static final int SUCCESS = 0;
     private static final int MAX_ERROR_STRING = 1024;
     /** Slots first made for requests in flight; they grow as needed. */
@@ -148,15 +151,22 @@ public final class MpiLibrary {
         return library;
     }
 
-    /** MPI_Init_thread(FUNNELED); errors on COMM_WORLD are returned (not fatal) from then on. */
-    public void init() {
-        check(mpi.MPI_Init_thread(null, null, THREAD_FUNNELED, scratch), "MPI_Init_thread");
+    /**
+     * MPI_Init_thread(SERIALIZED); errors on COMM_WORLD are returned (not fatal) from then on.
+     *
+     * @return whether other threads than this one may call MPI, one at a time (the library
+     *         provides {@code MPI_THREAD_SERIALIZED}); when not, only this thread may
+     * @throws MpiException when the library does not provide even {@code MPI_THREAD_FUNNELED}
+     */
+    public boolean init() {
+        check(mpi.MPI_Init_thread(null, null, THREAD_SERIALIZED, scratch), "MPI_Init_thread");
         int provided = scratch.getInt(0);
         if (provided < THREAD_FUNNELED) {
             throw new MpiException("MPI_Init_thread: the library provides thread level " + provided
                     + ", bdmpi needs MPI_THREAD_FUNNELED");
         }
         check(mpi.MPI_Comm_set_errhandler(abi.commWorld(), abi.errorsReturn()), "MPI_Comm_set_errhandler");
+        return provided >= THREAD_SERIALIZED;
     }
 
     public boolean isInitialized() {

@@ -12,17 +12,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The one thread that makes every MPI call of a master ({@code MPI_THREAD_FUNNELED}). It initializes
- * MPI, then loops: posts the sends other threads queued, probes for arriving messages, tests the
- * requests in flight, and backs off while nothing happens, so an idle master does not spin a core
- * the way a blocked {@code MPI_Recv} would: it only yields while a receive is in flight (MPI moves
- * a large message only while it is called) or something arrived or was queued in the last
- * {@link #ACTIVE_NS} (a conversation is going on: parking would add its length to every round
- * trip); with only sends in flight it polls every {@link #SEND_POLL_NS}; else it parks for
- * growing times.
+ * The thread that drives every MPI call of a master. It initializes MPI, then loops: posts the
+ * sends other threads queued, probes for arriving messages, tests the requests in flight, and backs
+ * off while nothing happens, so an idle master does not spin a core the way a blocked
+ * {@code MPI_Recv} would: it only yields while a receive is in flight (MPI moves a large message
+ * only while it is called) or something arrived or was queued in the last {@link #ACTIVE_NS} (a
+ * conversation is going on: parking would add its length to every round trip); with only sends in
+ * flight it polls every {@link #SEND_POLL_NS}; else it parks for growing times.
+ *
+ * <p><b>Other threads may call MPI too</b>, one at a time ({@code MPI_THREAD_SERIALIZED}, when the
+ * library provides it): a thread that queues a send posts it itself when the pump's lock is free
+ * ({@link #send}), and a thread about to sleep can take small messages first ({@link #pollControl}).
+ * Each thread a small message passes through costs a wake-up, and on a loaded machine a wait for
+ * a core: the scheduler thread posting its own sends and catching replies while it spins takes the
+ * pump out of a round trip. The lock is only ever tried by those threads, never waited for, so
+ * they never wait for a transfer or a collective call of the pump's; everything this class keeps
+ * (requests, lanes, the inbox's state) is touched only under it.
  *
  * <p>Messages from one source reach the {@link Inbox} in the order they were sent: a message of
  * the {@linkplain #CONTROL_TAG control tag} is received at once when it is probed (it is small, its
@@ -90,14 +99,29 @@ public final class Pump implements AutoCloseable {
 
     private final MpiLibrary mpi;
     private final Queue<Object> commands = new ConcurrentLinkedQueue<>();
-    /** Data sends per destination, for the {@link #DATA_WINDOW} (pump thread only). */
+    /**
+     * Held by whichever thread calls MPI; the pump waits for it, the others only try it. Guards
+     * every field below that is not volatile, and the inbox's own state.
+     */
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Data sends per destination, for the {@link #DATA_WINDOW}. */
     private final Map<Integer, DataLane> dataLanes = new HashMap<>();
+    private final List<InFlight> sends = new ArrayList<>();
+    private final List<InFlight> receives = new ArrayList<>();
     private final CompletableFuture<Started> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Thread thread;
     private volatile Inbox inbox;
     private volatile boolean stopping;
     private volatile Integer abortCode;
+    /**
+     * Whether threads other than the pump may call MPI now: the library provides
+     * MPI_THREAD_SERIALIZED, and MPI is not being finalized or aborted (cleared under the lock;
+     * the others check it again once they hold it).
+     */
+    private volatile boolean shared;
+    /** When a message last arrived or was queued, by any thread: the pump stays awake for {@link #ACTIVE_NS} after. */
+    private volatile long lastActivityNs;
 
     /** Starts the pump thread, which initializes MPI; see {@link #started()}. */
     public Pump(MpiLibrary mpi) {
@@ -119,12 +143,63 @@ public final class Pump implements AutoCloseable {
     }
 
     /**
-     * Queues a send of the buffer's remaining bytes (any thread). The buffer must be direct and
-     * untouched until {@code onSent} runs (on the pump thread: keep it short).
+     * Queues a send of the buffer's remaining bytes (any thread), and posts it (with any queued
+     * before it) at once when MPI is free for this thread. The buffer must be direct and untouched
+     * until {@code onSent} runs (on whichever thread finds the send complete: keep it short).
      */
     public void send(int dest, int tag, ByteBuffer bytes, Runnable onSent) {
         commands.add(new Outgoing(dest, tag, bytes, onSent));
+        lastActivityNs = System.nanoTime();
+        if (Thread.currentThread() != thread && shared && lock.tryLock()) {
+            try {
+                if (shared) {
+                    postSends();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        // The pump tests the send to its end, and keeps polling for the answer that may follow.
         LockSupport.unpark(thread);
+    }
+
+    /**
+     * Takes the small messages that have arrived, as the pump would, on the calling thread, if MPI
+     * is free for it (never waits): for a thread about to sleep until something arrives, which the
+     * pump would otherwise have to wake. The inbox is called on this thread then, for at most
+     * {@code max} messages; data messages are left to the pump (their completion may wait for the
+     * disk). Never called on the pump thread.
+     *
+     * @return whether a message arrived
+     */
+    public boolean pollControl(int max) {
+        Inbox target = inbox;
+        if (target == null || !shared || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (!shared) {
+                return false;
+            }
+            postSends();
+            int taken = 0;
+            MpiLibrary.Probed m;
+            while (taken < max && (m = mpi.iprobe(MpiLibrary.ANY_SOURCE, CONTROL_TAG, MpiLibrary.COMM_WORLD)) != null) {
+                receiveControl(target, m);
+                taken++;
+            }
+            if (taken > 0) {
+                lastActivityNs = System.nanoTime();
+            }
+            return taken > 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a message was queued or arrived in the last {@link #ACTIVE_NS} (any thread). */
+    public boolean active() {
+        return System.nanoTime() - lastActivityNs < ACTIVE_NS;
     }
 
     /** Runs {@code task} on the pump thread, between polls (for calls such as a communicator split). */
@@ -159,83 +234,96 @@ public final class Pump implements AutoCloseable {
     }
 
     private void run() {
+        lock.lock();
         try {
-            mpi.init();
+            shared = mpi.init();
             started.complete(new Started(mpi.rank(MpiLibrary.COMM_WORLD), mpi.size(MpiLibrary.COMM_WORLD)));
         } catch (RuntimeException | Error e) {
             started.completeExceptionally(e);
             stopped.complete(null);
             return;
+        } finally {
+            lock.unlock();
         }
-        List<InFlight> sends = new ArrayList<>();
-        List<InFlight> receives = new ArrayList<>();
         try {
-            long lastActivityNs = System.nanoTime();
+            lastActivityNs = System.nanoTime();
             int parks = 0;
             long drainDeadline = 0;
             while (true) {
-                if (abortCode != null) {
-                    mpi.abort(abortCode);
-                    return;
-                }
-                // A finished send alone is no sign that anything comes back soon: it is not activity.
-                boolean active = postCommands(sends);
-                active |= probe(receives);
-                active |= complete(receives, sends);
-                complete(sends, sends);
-                if (stopping && commands.isEmpty()) {
-                    if (sends.isEmpty()) {
-                        break;
+                boolean receiving;
+                boolean sending;
+                lock.lock();
+                try {
+                    if (abortCode != null) {
+                        shared = false;
+                        mpi.abort(abortCode);
+                        return;
                     }
-                    if (drainDeadline == 0) {
-                        drainDeadline = System.nanoTime() + DRAIN_NS;
-                    } else if (System.nanoTime() - drainDeadline > 0) {
-                        System.err.println("bdmpiexec: " + sends.size() + " message(s) to other masters not delivered at exit");
-                        break;
+                    // A finished send alone is no sign that anything comes back soon: it is not activity.
+                    boolean active = postCommands();
+                    active |= probe();
+                    active |= complete(receives);
+                    complete(sends);
+                    if (stopping && commands.isEmpty()) {
+                        if (sends.isEmpty()) {
+                            break;
+                        }
+                        if (drainDeadline == 0) {
+                            drainDeadline = System.nanoTime() + DRAIN_NS;
+                        } else if (System.nanoTime() - drainDeadline > 0) {
+                            System.err.println("bdmpiexec: " + sends.size() + " message(s) to other masters not delivered at exit");
+                            break;
+                        }
                     }
+                    if (active) {
+                        lastActivityNs = System.nanoTime();
+                    }
+                    receiving = !receives.isEmpty();
+                    sending = !sends.isEmpty();
+                } finally {
+                    lock.unlock();
                 }
                 long now = System.nanoTime();
-                if (active || !receives.isEmpty()) {
-                    lastActivityNs = now;
-                }
-                if (now - lastActivityNs < ACTIVE_NS) {
+                if (receiving || now - lastActivityNs < ACTIVE_NS) {
                     parks = 0;
                     Thread.yield();
-                } else if (!sends.isEmpty()) {
+                } else if (sending) {
                     parks = 0;
                     LockSupport.parkNanos(SEND_POLL_NS);
                 } else {
                     LockSupport.parkNanos(Math.min(LONGEST_PARK_NS, FIRST_PARK_NS << Math.min(parks++, 10)));
                 }
             }
-            for (InFlight r : receives) {
-                mpi.cancel(r.request());
-                while (!mpi.test(r.request())) {
-                    Thread.onSpinWait();
+            lock.lock();
+            try {
+                shared = false; // no other thread calls MPI from here on
+                for (InFlight r : receives) {
+                    mpi.cancel(r.request());
+                    while (!mpi.test(r.request())) {
+                        Thread.onSpinWait();
+                    }
                 }
+                mpi.finish();
+            } finally {
+                lock.unlock();
             }
-            mpi.finish();
         } catch (RuntimeException | Error e) {
             System.err.println("bdmpiexec: MPI failed on this master: " + e.getMessage());
+            shared = false;
             mpi.abort(1);
         } finally {
             stopped.complete(null);
         }
     }
 
+    /** Posts what is queued, in order, and runs the tasks (pump thread, under the lock). */
     @SuppressWarnings("unchecked")
-    private boolean postCommands(List<InFlight> sends) {
+    private boolean postCommands() {
         boolean any = false;
         for (Object c; (c = commands.poll()) != null; ) {
             any = true;
             if (c instanceof Outgoing o) {
-                if (o.tag() != DATA_TAG) {
-                    post(o, null, sends);
-                } else {
-                    DataLane lane = dataLanes.computeIfAbsent(o.dest(), d -> new DataLane());
-                    lane.waiting.addLast(o);
-                    postWaitingData(lane, sends);
-                }
+                post(o);
             } else {
                 ((Consumer<MpiLibrary>) c).accept(mpi);
             }
@@ -243,18 +331,38 @@ public final class Pump implements AutoCloseable {
         return any;
     }
 
-    private void post(Outgoing o, DataLane lane, List<InFlight> sends) {
-        sends.add(new InFlight(mpi.isend(o.bytes(), o.dest(), o.tag(), MpiLibrary.COMM_WORLD), o.bytes(), o.onSent(), lane));
-    }
-
-    private void postWaitingData(DataLane lane, List<InFlight> sends) {
-        while (lane.inFlight < DATA_WINDOW && !lane.waiting.isEmpty()) {
-            lane.inFlight++;
-            post(lane.waiting.pollFirst(), lane, sends);
+    /**
+     * Posts the queued sends up to the first task, which is left for the pump thread (any thread,
+     * under the lock: the holder is the queue's only consumer, so what it peeks is what it polls).
+     */
+    private void postSends() {
+        while (commands.peek() instanceof Outgoing) {
+            post((Outgoing) commands.poll());
         }
     }
 
-    private boolean probe(List<InFlight> receives) {
+    private void post(Outgoing o) {
+        if (o.tag() != DATA_TAG) {
+            post(o, null);
+        } else {
+            DataLane lane = dataLanes.computeIfAbsent(o.dest(), d -> new DataLane());
+            lane.waiting.addLast(o);
+            postWaitingData(lane);
+        }
+    }
+
+    private void post(Outgoing o, DataLane lane) {
+        sends.add(new InFlight(mpi.isend(o.bytes(), o.dest(), o.tag(), MpiLibrary.COMM_WORLD), o.bytes(), o.onSent(), lane));
+    }
+
+    private void postWaitingData(DataLane lane) {
+        while (lane.inFlight < DATA_WINDOW && !lane.waiting.isEmpty()) {
+            lane.inFlight++;
+            post(lane.waiting.pollFirst(), lane);
+        }
+    }
+
+    private boolean probe() {
         Inbox target = inbox;
         if (target == null) {
             return false;
@@ -263,14 +371,11 @@ public final class Pump implements AutoCloseable {
         MpiLibrary.Probed m;
         while ((m = mpi.iprobe(MpiLibrary.ANY_SOURCE, MpiLibrary.ANY_TAG, MpiLibrary.COMM_WORLD)) != null) {
             any = true;
-            ByteBuffer buffer = target.bufferFor(m.source(), m.tag(), m.count());
-            int request = mpi.irecv(buffer, m.source(), m.tag(), MpiLibrary.COMM_WORLD);
             if (m.tag() == CONTROL_TAG) {
-                while (!mpi.test(request)) {
-                    Thread.onSpinWait();
-                }
-                target.received(m.source(), m.tag(), buffer);
+                receiveControl(target, m);
             } else {
+                ByteBuffer buffer = target.bufferFor(m.source(), m.tag(), m.count());
+                int request = mpi.irecv(buffer, m.source(), m.tag(), MpiLibrary.COMM_WORLD);
                 int source = m.source();
                 int tag = m.tag();
                 receives.add(new InFlight(request, buffer, () -> target.received(source, tag, buffer), null));
@@ -279,11 +384,21 @@ public final class Pump implements AutoCloseable {
         return any;
     }
 
+    /** Receives a probed control message whole (its bytes are here already) and hands it to the inbox. */
+    private void receiveControl(Inbox target, MpiLibrary.Probed m) {
+        ByteBuffer buffer = target.bufferFor(m.source(), m.tag(), m.count());
+        int request = mpi.irecv(buffer, m.source(), m.tag(), MpiLibrary.COMM_WORLD);
+        while (!mpi.test(request)) {
+            Thread.onSpinWait();
+        }
+        target.received(m.source(), m.tag(), buffer);
+    }
+
     /**
      * Tests the requests; a finished data send makes room in its lane, whose next send is posted
-     * after the walk (to {@code sends}, which may be the list being walked).
+     * after the walk (to {@link #sends}, which may be the list being walked).
      */
-    private boolean complete(List<InFlight> requests, List<InFlight> sends) {
+    private boolean complete(List<InFlight> requests) {
         boolean any = false;
         List<DataLane> roomMade = new ArrayList<>(0);
         for (Iterator<InFlight> it = requests.iterator(); it.hasNext(); ) {
@@ -301,7 +416,7 @@ public final class Pump implements AutoCloseable {
             }
         }
         for (DataLane lane : roomMade) {
-            postWaitingData(lane, sends);
+            postWaitingData(lane);
         }
         return any;
     }

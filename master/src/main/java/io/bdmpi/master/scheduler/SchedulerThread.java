@@ -25,6 +25,10 @@ import java.util.concurrent.CompletableFuture;
  * two thread wake-ups to it (most of its cost on a loaded machine). The rules do not change: one
  * thread owns all master state, a slave runs only when its reply says so, and at most
  * {@code nrunning} run at once ({@link Scheduler#transition} checks it).
+ *
+ * <p>On several nodes the same reasoning takes the MPI pump out of a small message's way: this
+ * thread posts its sends to other masters itself, and while it spins it also takes what they sent
+ * ({@link #alsoPoll}); the pump only wakes it for what arrives while it sleeps.
  */
 public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
 
@@ -36,6 +40,12 @@ public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
      * within microseconds: caught by the spin, it costs no wake-up of this thread.
      */
     static final long SPIN_NS = 20_000;
+    /**
+     * How long the thread keeps polling, yielding the core in between, while messages go to and
+     * come from other nodes: an answer from another node takes longer than {@link #SPIN_NS}, and
+     * caught here it costs neither the MPI pump's hand-off nor this thread's wake-up.
+     */
+    static final long REMOTE_SPIN_NS = 1_000_000;
 
     private static final EventTranslatorOneArg<Slot, MasterEvent> PUBLISH = (slot, seq, event) -> slot.event = event;
 
@@ -55,6 +65,8 @@ public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
         return true;
     };
     private volatile SlaveIo io;
+    /** Takes what other nodes' masters sent, on this thread ({@link #alsoPoll}); null on one node. */
+    private volatile RemoteArrivals remote;
     private Scheduler scheduler;
     private volatile boolean halted;
 
@@ -87,6 +99,33 @@ public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
         thread.start();
     }
 
+    /**
+     * What other nodes' masters send, as this thread takes it itself: a reply caught while this
+     * thread spins needs no wake-up by the MPI pump (on a loaded machine, a wait for a core).
+     */
+    public interface RemoteArrivals {
+        /**
+         * Takes what arrived, if MPI is free for this thread (never waits), publishing a bounded
+         * number of events to this thread's ring ({@code Internode.POLLED_ARRIVALS_MAX}).
+         *
+         * @return whether anything arrived
+         */
+        boolean poll();
+
+        /** Whether messages went to or came from other nodes lately, so that more may come soon. */
+        boolean conversing();
+    }
+
+    /**
+     * Polls {@code arrivals} too while this thread spins before it sleeps, and keeps spinning (and
+     * yielding the core) for as long as a conversation with other nodes goes on. Polled only while
+     * the ring has room for many times what one poll may publish, as this thread cannot wait for
+     * room in its own ring.
+     */
+    public void alsoPoll(RemoteArrivals arrivals) {
+        remote = arrivals;
+    }
+
     private void loop() {
         SlaveIo sockets = io;
         while (!halted) {
@@ -116,16 +155,35 @@ public final class SchedulerThread implements SlaveIo.Listener, AutoCloseable {
         }
     }
 
-    /** Polls the sockets without sleeping for up to {@link #SPIN_NS}; whether anything came. */
+    /**
+     * Polls the sockets (and other nodes, see {@link #alsoPoll}) without sleeping for up to
+     * {@link #SPIN_NS}, then, while a conversation with other nodes goes on, up to
+     * {@link #REMOTE_SPIN_NS} more, yielding the core between polls; whether anything came.
+     */
     private boolean spin(SlaveIo sockets) {
-        long end = System.nanoTime() + SPIN_NS;
+        long start = System.nanoTime();
+        long now;
         do {
             Thread.onSpinWait();
-            if (sockets.poll(0) || drainRing()) {
+            if (sockets.poll(0) || drainRing() || pollRemote()) {
                 return true;
             }
-        } while (System.nanoTime() < end && !halted);
+            now = System.nanoTime();
+        } while (now - start < SPIN_NS && !halted);
+        RemoteArrivals arrivals = remote;
+        while (arrivals != null && now - start < REMOTE_SPIN_NS && !halted && arrivals.conversing()) {
+            Thread.yield();
+            if (sockets.poll(0) || drainRing() || pollRemote()) {
+                return true;
+            }
+            now = System.nanoTime();
+        }
         return false;
+    }
+
+    private boolean pollRemote() {
+        RemoteArrivals arrivals = remote;
+        return arrivals != null && ring.remainingCapacity() > RING_SIZE / 2 && arrivals.poll();
     }
 
     private void handle(MasterEvent event) {

@@ -10,14 +10,19 @@ import java.util.concurrent.TimeUnit;
  * Run under {@code mpiexec -n 2} by {@link PumpTest}: rank 0 sends a small control message and a
  * large data message (3 MiB + 7 bytes, a pattern) to rank 1 (after both checked split, free,
  * ibarrier and the init state), which checks them and echoes both
- * back; rank 0 checks the echo. Then both stay idle for a second and report the pump thread's CPU
- * time, which the test bounds. Prints "PumpCheck rank R ok abi=... idleCpuMs=..." or exits non-zero.
+ * back; rank 0 checks the echo. Then they pass {@link #POLLED_ROUND_TRIPS} control messages back
+ * and forth, the main thread sending and polling for them too. Then both stay idle for a second
+ * and report the pump thread's CPU time, which the test bounds. Prints
+ * "PumpCheck rank R ok abi=... polledHere=... idleCpuMs=..." or exits non-zero.
  */
 public final class PumpCheck {
 
     static final int LARGE = 3 * 1024 * 1024 + 7;
 
-    private record Message(int source, int tag, ByteBuffer bytes) {
+    /** Control messages rank 0 and 1 pass back and forth, each thread sending and taking them itself. */
+    static final int POLLED_ROUND_TRIPS = 200;
+
+    private record Message(int source, int tag, ByteBuffer bytes, String thread) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -37,7 +42,7 @@ public final class PumpCheck {
 
             @Override
             public void received(int source, int tag, ByteBuffer message) {
-                arrived.add(new Message(source, tag, message));
+                arrived.add(new Message(source, tag, message, Thread.currentThread().getName()));
             }
         });
         int peer = 1 - me.rank();
@@ -55,11 +60,42 @@ public final class PumpCheck {
             pump.send(peer, Pump.CONTROL_TAG, text("hello from 0"), null);
             pump.send(peer, Pump.DATA_TAG, data.bytes(), null);
         }
+        int polledHere = pollingRoundTrips(pump, arrived, me.rank(), peer);
         long cpuBefore = pumpCpuNs();
         Thread.sleep(1000);
         long idleCpuMs = (pumpCpuNs() - cpuBefore) / 1_000_000;
         pump.close();
-        System.out.println("PumpCheck rank " + me.rank() + " ok abi=" + library.abi() + " idleCpuMs=" + idleCpuMs);
+        System.out.println("PumpCheck rank " + me.rank() + " ok abi=" + library.abi() + " polledHere=" + polledHere
+                + " idleCpuMs=" + idleCpuMs);
+    }
+
+    /**
+     * Control messages numbered 0, 1, ... back and forth, sent and polled for by this (main) thread
+     * with {@link Pump#pollControl} while the pump polls too; checks each arrives once, in order.
+     *
+     * @return how many of them this thread took itself (the others the pump took)
+     */
+    private static int pollingRoundTrips(Pump pump, BlockingQueue<Message> arrived, int rank, int peer) throws Exception {
+        int polledHere = 0;
+        for (int i = 0; i < POLLED_ROUND_TRIPS; i++) {
+            if (rank == 0) {
+                pump.send(peer, Pump.CONTROL_TAG, text("ping " + i), null);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Message m;
+            while ((m = arrived.poll()) == null) {
+                pump.pollControl(Internode.POLLED_ARRIVALS_MAX);
+                check(System.nanoTime() < deadline, "round trip " + i + ": nothing arrived within 30 s");
+            }
+            String expected = (rank == 0 ? "pong " : "ping ") + i;
+            check(m.source() == peer && m.tag() == Pump.CONTROL_TAG && expected.equals(text(m.bytes())),
+                    "polled message " + text(m.bytes()) + ", expected " + expected);
+            polledHere += m.thread().equals(Thread.currentThread().getName()) ? 1 : 0;
+            if (rank == 1) {
+                pump.send(peer, Pump.CONTROL_TAG, text("pong " + i), null);
+            }
+        }
+        return polledHere;
     }
 
     /** Split (each alone), rank and size of the result, free it, and a nonblocking barrier: on the pump thread. */
