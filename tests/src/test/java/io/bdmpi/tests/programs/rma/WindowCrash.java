@@ -8,7 +8,8 @@ import mpi.Win;
  * Every rank makes two windows (library memory, and over its own buffer), puts into its
  * neighbour's, prints {@code WindowCrash rank R holds windows}, then, by {@code MODE}:
  * {@code halt}: rank 1 halts the JVM at once (no Finalize) while the others wait in a fence;
- * {@code wait}: every rank waits for a message nobody sends (the test kills bdmpiexec);
+ * {@code wait}: rank 0 sleeps, making no MPI call, and the others wait for a message nobody sends
+ * (the test kills bdmpiexec; a running rank keeps the master from seeing a deadlock first);
  * {@code remote} (two nodes or more): rank 0 prints {@code WindowCrash rank 0 works remotely} and
  * takes tickets from a counter of the last rank (another node) under its lock, forever, while the
  * others wait for a message nobody sends (the test kills the last rank's master).
@@ -50,10 +51,20 @@ public final class WindowCrash {
                 Runtime.getRuntime().halt(3);
             }
             allocated.fence(0);
+        } else if (rank == 0) {
+            sleepForever();
         } else {
             MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 99);
         }
         System.out.println("UNEXPECTED: rank " + rank + " went on");
         MPI.Finalize();
+    }
+
+    private static void sleepForever() {
+        try {
+            Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
