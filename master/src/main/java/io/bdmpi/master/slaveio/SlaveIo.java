@@ -193,8 +193,9 @@ public final class SlaveIo implements AutoCloseable {
 
     /**
      * What a connection keeps of {@code in} once its whole requests are decoded: nothing, or the
-     * start of the next request in a buffer of its own that can hold that request whole (decoded
-     * requests do not refer to the buffer: their payloads are copied).
+     * start of the next request in a buffer of its own that can hold that request whole. The
+     * shared buffer is reused by the next read: a decoded request may view it (a one-sided
+     * operation's data does) only while the listener handles it, which is before this returns.
      */
     private ByteBuffer keepPartial(ByteBuffer in) {
         if (!in.hasRemaining()) {
