@@ -41,6 +41,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final Consumer<MasterEvent> publish;
     private final Consumer<String> deleteSpillFile;
     private final int inlineMaxBytes;
+    private final long recycledBytes;
     private final CountDownLatch peersEnded;
     /** First failing exit code another node reported, 0 while none. */
     private final AtomicInteger peerFailure = new AtomicInteger();
@@ -48,14 +49,15 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final AtomicInteger lostNode = new AtomicInteger(-1);
     private boolean announced;
 
-    InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, Consumer<MasterEvent> publish,
-                  Consumer<String> deleteSpillFile) {
+    InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, long recycledBytes,
+                  Consumer<MasterEvent> publish, Consumer<String> deleteSpillFile) {
         this.internode = internode;
         this.placement = placement;
         this.spillDir = spillDir;
         this.publish = publish;
         this.deleteSpillFile = deleteSpillFile;
         this.inlineMaxBytes = inlineMaxBytes;
+        this.recycledBytes = recycledBytes;
         this.peersEnded = new CountDownLatch(internode.nodes() - 1);
     }
 
@@ -64,7 +66,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
      * skips events published before its handler was added (until then they wait in MPI).
      */
     void startReceiving() {
-        internode.receiveInto(spillDir, inlineMaxBytes, this);
+        internode.receiveInto(spillDir, inlineMaxBytes, recycledBytes, this);
     }
 
     @Override
@@ -77,6 +79,11 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
             publish.accept(new MasterEvent.StopRequested("cannot forward a message of rank " + arrival.senderWorldRank()
                     + " to rank " + arrival.destWorldRank() + ": " + e.getCause().getMessage(), 1));
         }
+    }
+
+    @Override
+    public void recycle(String fileName) {
+        internode.recycle(fileName);
     }
 
     @Override

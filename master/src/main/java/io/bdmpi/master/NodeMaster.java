@@ -350,7 +350,7 @@ public final class NodeMaster {
             };
             if (internode != null) {
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
-                        this::publish, deleteSpillFile);
+                        context.recycledSpillBytesOn(node), this::publish, deleteSpillFile);
                 if (lostNode >= 0) {
                     link.peerLost(lostNode);
                 }

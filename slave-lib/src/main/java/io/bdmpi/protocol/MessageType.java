@@ -20,6 +20,7 @@ public enum MessageType {
     WIN_LOCK(16),
     WIN_UNLOCK(17),
     WIN_RMA(18),
+    RELEASE_SPILL(40),
 
     GO(101),
     DELIVERIES(102),

@@ -28,6 +28,7 @@ import java.util.List;
  *   PROBE         commId:int source:int tag:int block:byte
  *   FINALIZE      peakRssBytes:long
  *   ABORT         errorCode:int reason:string
+ *   RELEASE_SPILL fileName:string
  *   START_COLLECTIVE requestId:long commId:int kind:byte root:int op:byte type:byte count:int
  *                 n:int blockBytes:long * n payload
  *   START_SPLIT   requestId:long commId:int color:int key:int
@@ -115,6 +116,8 @@ public final class ProtocolCodec {
             body = 8;
         } else if (r instanceof SlaveRequest.Abort a) {
             body = 4 + stringLength(a.reason());
+        } else if (r instanceof SlaveRequest.ReleaseSpill rs) {
+            body = stringLength(rs.fileName());
         } else {
             throw new IllegalArgumentException("unknown request " + r);
         }
@@ -203,6 +206,9 @@ public final class ProtocolCodec {
         } else if (r instanceof SlaveRequest.Abort a) {
             b.put(MessageType.ABORT.code).putInt(a.errorCode());
             putString(b, a.reason());
+        } else if (r instanceof SlaveRequest.ReleaseSpill rs) {
+            b.put(MessageType.RELEASE_SPILL.code);
+            putString(b, rs.fileName());
         } else {
             throw new IllegalArgumentException("unknown request " + r);
         }
@@ -365,6 +371,9 @@ public final class ProtocolCodec {
                     break;
                 case ABORT:
                     r = new SlaveRequest.Abort(frame.getInt(), getString(frame, type));
+                    break;
+                case RELEASE_SPILL:
+                    r = new SlaveRequest.ReleaseSpill(getString(frame, type));
                     break;
                 default:
                     throw new ProtocolException("not a request: " + type);

@@ -198,6 +198,18 @@ public sealed interface SlaveRequest {
     record Finalize(long peakRssBytes) implements SlaveRequest {
     }
 
+    /**
+     * One-way: the slave has unmapped the recycled spill file of a message it received (see
+     * {@code SpillDirectory.isRecycled}); the master may overwrite it with another message.
+     */
+    record ReleaseSpill(String fileName) implements SlaveRequest {
+        public ReleaseSpill {
+            if (fileName == null || fileName.isEmpty()) {
+                throw new IllegalArgumentException("release needs a file name");
+            }
+        }
+    }
+
     /** One-way: end the whole job (Comm.abort, or a fatal MPI error under ERRORS_ARE_FATAL). */
     record Abort(int errorCode, String reason) implements SlaveRequest {
         public Abort {

@@ -69,7 +69,7 @@ public final class Received implements Completed {
         if (!consumed) {
             consumed = true;
             if (payload instanceof Payload.Spilled s) {
-                runtime.spill().discard(s.fileName());
+                runtime.discardSpilled(s);
             }
         }
     }

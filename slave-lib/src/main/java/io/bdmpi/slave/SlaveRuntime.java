@@ -51,8 +51,12 @@ public final class SlaveRuntime implements AutoCloseable {
     private ByteBuffer in = ByteBuffer.allocateDirect(INITIAL_BUFFER).order(ProtocolCodec.ORDER);
     private ByteBuffer staging = ByteBuffer.allocateDirect(0);
     private ByteBuffer packing = ByteBuffer.allocateDirect(0);
-    /** The mapping of the spilled message last received (its file is deleted already); null when none. */
+    /** The mapping of the spilled message last received; null when none. */
     private MappedByteBuffer received;
+    /** The name of {@link #received}'s file when it is a recycled one (handed back once unmapped), else null. */
+    private String receivedRecycled;
+    /** Recycled files this slave is done with, handed back to the master before its next request. */
+    private final List<String> released = new ArrayList<>();
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
     /** This rank's off-heap arrays, made on first use. */
@@ -324,21 +328,43 @@ public final class SlaveRuntime implements AutoCloseable {
 
     ByteBuffer readSpilled(Payload.Spilled s) throws SpillException {
         if (s.length() > Integer.MAX_VALUE - 8) {
-            spill.discard(s.fileName());
+            discardSpilled(s);
             throw tooLarge(s.length());
         }
         synchronized (this) {
             releaseReceived();
-            received = spill.mapAndDelete(s.fileName(), s.length());
+            try {
+                received = spill.mapMessage(s.fileName(), s.length());
+            } catch (SpillException e) {
+                discardSpilled(s);
+                throw e;
+            }
+            receivedRecycled = SpillDirectory.isRecycled(s.fileName()) ? s.fileName() : null;
             return received.duplicate().order(ByteOrder.nativeOrder());
         }
     }
 
-    /** Unmaps the last spilled message {@link #readSpilled} handed out, which frees its pages. */
+    /** Drops a spilled message unread: a slave's file is deleted, a recycled one handed back. */
+    synchronized void discardSpilled(Payload.Spilled s) {
+        if (SpillDirectory.isRecycled(s.fileName())) {
+            released.add(s.fileName());
+        } else {
+            spill.discard(s.fileName());
+        }
+    }
+
+    /**
+     * Unmaps the last spilled message {@link #readSpilled} handed out, which frees the pages of a
+     * deleted file; a recycled file is handed back with the next request, never before this.
+     */
     private void releaseReceived() {
         if (received != null) {
             Unmapper.unmap(received);
             received = null;
+            if (receivedRecycled != null) {
+                released.add(receivedRecycled);
+                receivedRecycled = null;
+            }
         }
     }
 
@@ -466,11 +492,33 @@ public final class SlaveRuntime implements AutoCloseable {
      * until the next request.
      */
     private void flushOut() throws IOException {
+        releaseReceived();
+        handBackReleased();
         writeFully(out.flip());
         out = trimmed(out, INITIAL_BUFFER, ProtocolCodec.ORDER);
         packing = trimmed(packing, 0, ByteOrder.nativeOrder());
         staging = trimmed(staging, 0, ByteOrder.nativeOrder());
-        releaseReceived();
+    }
+
+    /**
+     * Tells the master which recycled files this slave has unmapped, ahead of the request about to
+     * go (one write, once per large message: nothing next to the message's own copy).
+     */
+    private void handBackReleased() throws IOException {
+        if (released.isEmpty()) {
+            return;
+        }
+        int bytes = 0;
+        List<SlaveRequest.ReleaseSpill> frames = new ArrayList<>(released.size());
+        for (String name : released) {
+            SlaveRequest.ReleaseSpill r = new SlaveRequest.ReleaseSpill(name);
+            frames.add(r);
+            bytes += ProtocolCodec.encodedLength(r);
+        }
+        released.clear();
+        ByteBuffer frame = ByteBuffer.allocate(bytes);
+        frames.forEach(r -> ProtocolCodec.encode(r, frame));
+        writeFully(frame.flip());
     }
 
     /** {@code buffer}, or a new one of {@code initial} bytes after freeing it when it outgrew twice the inline limit. */

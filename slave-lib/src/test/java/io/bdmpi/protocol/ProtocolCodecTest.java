@@ -52,7 +52,8 @@ class ProtocolCodecTest {
                 new SlaveRequest.StartGroupComm(13, new int[] {4, 0, 9}, 1, 77), new SlaveRequest.StartGroupComm(14, new int[] {2}, 0, -18),
                 new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
                 new SlaveRequest.WinLock(9, 3, true, 1), new SlaveRequest.WinLock(9, 0, false, 0), new SlaveRequest.WinUnlock(9, 3, 1),
-                new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"));
+                new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"),
+                new SlaveRequest.ReleaseSpill("pool-12"));
         for (SlaveRequest r : all) {
             SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));
             if (r instanceof SlaveRequest.Send s) {

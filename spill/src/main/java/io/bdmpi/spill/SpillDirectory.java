@@ -11,14 +11,24 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The job's directory of large messages. Every message is a <b>new</b> file, written once, read
- * once and deleted by its reader: truncating and reusing a file makes ext4 force its data to disk,
- * about ten times slower. A writer publishes the name only after the file is complete and closed,
- * so a reader never sees a partial message. The whole directory goes with the job's work directory.
+ * The job's directory of large messages. A slave's message is a <b>new</b> file, written once,
+ * read once and deleted by its reader: truncating and reusing a file makes ext4 force its data to
+ * disk, about ten times slower. A writer publishes the name only after the file is complete and
+ * closed, so a reader never sees a partial message. The whole directory goes with the job's work
+ * directory.
+ *
+ * <p>The exception are <b>recycled</b> files ({@link #isRecycled}): a master overwrites the cached
+ * pages of a file a reader has finished with, never truncating it, instead of allocating a new one
+ * per message (measured: 4 to 20 ms for 64 MiB instead of 30 to 120). Such a file may be longer
+ * than the message in it; its reader maps only the message's bytes, leaves the name in place and
+ * hands the file back to the master once it has unmapped it.
  *
  * <p>Thread-safe: names come from an atomic counter under a per-writer prefix.
  */
 public final class SpillDirectory {
+
+    /** Names of recycled files start with this; no writer's prefix does. */
+    public static final String RECYCLED_PREFIX = "pool-";
 
     private final Path dir;
     private final String prefix;
@@ -31,6 +41,11 @@ public final class SpillDirectory {
     public SpillDirectory(Path dir, String prefix) {
         this.dir = dir;
         this.prefix = prefix;
+    }
+
+    /** Whether a message file is a recycled one, to be handed back to its master rather than deleted. */
+    public static boolean isRecycled(String name) {
+        return name.startsWith(RECYCLED_PREFIX);
     }
 
     /** The directory itself. */
@@ -119,27 +134,31 @@ public final class SpillDirectory {
     }
 
     /**
-     * Maps a whole message file read-only and deletes its name. The bytes stay readable through the
-     * mapping, without a copy, until the caller unmaps it ({@link io.bdmpi.ooc.Unmapper}); then the
-     * kernel frees them. A receiver copies them once, from the page cache into its own buffer:
-     * reading the file into a buffer first would cost a second copy, and a buffer of the message's
-     * size allocated per message its zeroing and page faults too.
+     * Maps a message file read-only, and deletes its name unless it is {@linkplain #isRecycled
+     * recycled}. The bytes stay readable through the mapping, without a copy, until the caller
+     * unmaps it ({@link io.bdmpi.ooc.Unmapper}); then the kernel frees the pages of a deleted file.
+     * A receiver copies them once, from the page cache into its own buffer: reading the file into a
+     * buffer first would cost a second copy, and a buffer of the message's size allocated per
+     * message its zeroing and page faults too. The caller hands a recycled file back only after
+     * unmapping it, as its master overwrites it then.
      *
-     * @param expectedLength the length the writer announced; a file of another length is an error
-     * @return the mapping, position 0, limit the file's length (the caller unmaps it)
-     * @throws SpillException when the file is missing or has another length (the file is deleted then too)
+     * @param expectedLength the length the writer announced: a new file must have exactly this
+     *                       length, a recycled one at least this
+     * @return the mapping of the message's bytes, position 0, limit {@code expectedLength}
+     * @throws SpillException when the file is missing or has a wrong length (a new file is deleted then too)
      */
-    public MappedByteBuffer mapAndDelete(String name, long expectedLength) throws SpillException {
+    public MappedByteBuffer mapMessage(String name, long expectedLength) throws SpillException {
         Path file = dir.resolve(name);
+        boolean recycled = isRecycled(name);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            if (size != expectedLength) {
+            if (recycled ? size < expectedLength : size != expectedLength) {
                 throw new SpillException("spill file " + file + " has " + size + " bytes, expected " + expectedLength);
             }
-            if (size > Integer.MAX_VALUE) {
+            if (expectedLength > Integer.MAX_VALUE) {
                 throw new SpillException("spill file " + file + " of " + size + " bytes exceeds the 2 GiB limit of one mapping");
             }
-            return ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            return ch.map(FileChannel.MapMode.READ_ONLY, 0, expectedLength);
         } catch (NoSuchFileException e) {
             throw new SpillException("spill file " + file + " is missing", e);
         } catch (SpillException e) {
@@ -147,7 +166,9 @@ public final class SpillDirectory {
         } catch (IOException e) {
             throw new SpillException("cannot read spill file " + file + ": " + e.getMessage(), e);
         } finally {
-            deleteQuietly(file);
+            if (!recycled) {
+                deleteQuietly(file);
+            }
         }
     }
 

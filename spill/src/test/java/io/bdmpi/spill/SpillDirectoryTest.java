@@ -33,7 +33,7 @@ class SpillDirectoryTest {
         String b = spill.write(data);
         assertNotEquals(a, b, "every message gets a new file");
         assertEquals(0, data.position(), "the sender's buffer is untouched");
-        MappedByteBuffer mapped = spill.mapAndDelete(a, 1 << 20);
+        MappedByteBuffer mapped = spill.mapMessage(a, 1 << 20);
         assertFalse(Files.exists(dir.resolve(a)), "the name goes at once; the mapping keeps the bytes");
         assertEquals(data, mapped);
         Unmapper.unmap(mapped);
@@ -50,7 +50,7 @@ class SpillDirectoryTest {
             w.write(ByteBuffer.wrap(new byte[] {4, 5, 6}));
             name = w.finish();
         }
-        MappedByteBuffer mapped = spill.mapAndDelete(name, 6);
+        MappedByteBuffer mapped = spill.mapMessage(name, 6);
         assertEquals(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6}), mapped);
         Unmapper.unmap(mapped);
 
@@ -66,11 +66,27 @@ class SpillDirectoryTest {
     void shouldRefuseFilesOfTheWrongLengthAndDeleteThem() throws Exception {
         SpillDirectory spill = new SpillDirectory(dir, "r1-");
         String name = spill.write(ByteBuffer.allocate(100));
-        SpillException e = assertThrows(SpillException.class, () -> spill.mapAndDelete(name, 99));
+        SpillException e = assertThrows(SpillException.class, () -> spill.mapMessage(name, 99));
         assertTrue(e.getMessage().contains("expected 99"), e.getMessage());
         assertFalse(Files.exists(dir.resolve(name)), "a refused file is not left behind");
-        e = assertThrows(SpillException.class, () -> spill.mapAndDelete("missing", 1));
+        e = assertThrows(SpillException.class, () -> spill.mapMessage("missing", 1));
         assertTrue(e.getMessage().contains("missing"), e.getMessage());
+    }
+
+    @Test
+    void aRecycledFileKeepsItsNameAndMayBeLongerThanItsMessage() throws Exception {
+        SpillDirectory spill = new SpillDirectory(dir, "r0-");
+        String name = SpillDirectory.RECYCLED_PREFIX + "7";
+        assertTrue(SpillDirectory.isRecycled(name));
+        assertFalse(SpillDirectory.isRecycled("r0-1"));
+        Files.write(dir.resolve(name), new byte[] {9, 8, 7, 6, 5});
+        MappedByteBuffer mapped = spill.mapMessage(name, 3);
+        assertEquals(ByteBuffer.wrap(new byte[] {9, 8, 7}), mapped, "only the message's bytes are mapped");
+        Unmapper.unmap(mapped);
+        assertTrue(Files.exists(dir.resolve(name)), "a recycled file goes back to its master, not away");
+        SpillException e = assertThrows(SpillException.class, () -> spill.mapMessage(name, 6));
+        assertTrue(e.getMessage().contains("expected 6"), e.getMessage());
+        assertTrue(Files.exists(dir.resolve(name)), "a recycled file is never deleted by a reader");
     }
 
     @Test
@@ -97,7 +113,7 @@ class SpillDirectoryTest {
                 assertEquals(0, left.count(), "a partial file was left");
             }
             String name = spill.write(ByteBuffer.allocate(1000)); // the space is free again
-            Unmapper.unmap(spill.mapAndDelete(name, 1000));
+            Unmapper.unmap(spill.mapMessage(name, 1000));
         } finally {
             new ProcessBuilder("umount", small.toString()).inheritIO().start().waitFor();
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.bdmpi.master.slaveio.WorkDirectory;
 import io.bdmpi.master.store.StoredMessage;
 import io.bdmpi.protocol.Payload;
+import io.bdmpi.spill.SpillDirectory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -331,7 +332,10 @@ public final class CheckpointStore {
             throw new IOException("cannot checkpoint a " + p.getClass().getSimpleName() + " payload");
         }
         Path source = spillDir.resolve(s.fileName());
-        if (owned) {
+        if (SpillDirectory.isRecycled(s.fileName())) {
+            // Its master writes another message into it once its reader is done, and it may be longer than the message.
+            copyPrefix(source, target, s.length());
+        } else if (owned) {
             try {
                 Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -403,6 +407,20 @@ public final class CheckpointStore {
                 } else if (name.startsWith(PREFIX) && latest != null && !name.equals(PREFIX + latest.sequence())) {
                     discard(p);
                 }
+            }
+        }
+    }
+
+    /** Copies the first {@code length} bytes of {@code source} to the new file {@code target}. */
+    private static void copyPrefix(Path source, Path target, long length) throws IOException {
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (long at = 0; at < length; ) {
+                long n = in.transferTo(at, length - at, out);
+                if (n <= 0) {
+                    throw new IOException(source + " ends before byte " + length);
+                }
+                at += n;
             }
         }
     }

@@ -47,6 +47,17 @@ public final class MasterContext {
      */
     public static final double QUANTUM_SECONDS_DEFAULT = 30;
 
+    /**
+     * Most bytes of recycled spill files a master of a job of several nodes keeps while no message
+     * holds them (see {@link #recycledSpillBytesOn}): their page cache stays, so the next large
+     * message from another node overwrites cached pages instead of allocating new ones (64 MiB:
+     * 4 to 20 ms instead of 30 to 120 on the reference VM). Four messages of 64 MiB.
+     */
+    public static final long RECYCLED_SPILL_BYTES_DEFAULT = 256L * 1024 * 1024;
+
+    /** Share of a node's --memory-limit that idle recycled spill files may keep in page cache, at most: 1/8. */
+    private static final int RECYCLED_SPILL_SHARE_OF_LIMIT = 8;
+
     private int nodes = 1;
     private int slaves = 1;
     private int running = 1;
@@ -216,6 +227,17 @@ public final class MasterContext {
     public long memoryLimitBytesOn(int node) {
         NodeSettings s = nodeSetting(node);
         return s != null && s.memoryLimitBytes() != null ? s.memoryLimitBytes() : memoryLimitBytes;
+    }
+
+    /**
+     * The most bytes of recycled spill files the master of {@code node} keeps while no message
+     * holds them: {@link #RECYCLED_SPILL_BYTES_DEFAULT}, at most an eighth of the node's
+     * --memory-limit, since the page cache of files a job writes counts against it.
+     */
+    public long recycledSpillBytesOn(int node) {
+        long limit = memoryLimitBytesOn(node);
+        return limit > 0 ? Math.min(RECYCLED_SPILL_BYTES_DEFAULT, limit / RECYCLED_SPILL_SHARE_OF_LIMIT)
+                : RECYCLED_SPILL_BYTES_DEFAULT;
     }
 
     /** -wd on {@code node}: its per-node entry's, else {@link #workDirParent()}. */

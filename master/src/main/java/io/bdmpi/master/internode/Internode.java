@@ -31,8 +31,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Large payloads never sit whole in a master's memory: the sender maps its slave's spill file
  * in chunks of {@link #CHUNK_BYTES}, MPI sends straight from each mapping, which is unmapped once
  * sent; the receiver takes each chunk into one of a few reused direct buffers, which a
- * {@link ChunkWriter} writes to a new file in its own spill directory while MPI moves the next chunk
- * (a message up to {@code -im} is received into off-heap memory instead). The pump keeps at most
+ * {@link ChunkWriter} writes to a file in its own spill directory while MPI moves the next chunk
+ * (a message up to {@code -im} is received into off-heap memory instead). A forwarded message's
+ * file is a {@linkplain RecycledFiles recycled} one, whose cached pages an earlier message left;
+ * a collective's contribution or a buddy copy's file is a new one. The pump keeps at most
  * {@link Pump#DATA_WINDOW} chunks per destination in flight and the writer at most
  * {@link ChunkWriter#QUEUED}, so a payload streams through. Small payloads travel inside the header
  * message.
@@ -129,6 +131,8 @@ public final class Internode implements AutoCloseable {
 
     private final Pump pump;
     private final ChunkWriter writer = new ChunkWriter();
+    /** Where forwarded messages are received, once {@link #receiveInto} has run. */
+    private volatile RecycledFiles recycled;
     private final int node;
     private final int nodes;
 
@@ -192,9 +196,22 @@ public final class Internode implements AutoCloseable {
      *
      * @param spillDir       where payloads larger than {@code inlineMaxBytes} are written
      * @param inlineMaxBytes largest payload kept in (off-heap) memory
+     * @param recycledBytes  the most bytes of recycled files kept while no message holds them
      */
-    public void receiveInto(Path spillDir, int inlineMaxBytes, Sink sink) {
-        pump.deliverTo(new Inbox(spillDir, inlineMaxBytes, sink));
+    public void receiveInto(Path spillDir, int inlineMaxBytes, long recycledBytes, Sink sink) {
+        recycled = new RecycledFiles(spillDir, recycledBytes);
+        pump.deliverTo(new Inbox(spillDir, inlineMaxBytes, recycled, sink));
+    }
+
+    /**
+     * The receiver of a forwarded message has unmapped its recycled file {@code fileName}, which
+     * may now hold another message (any thread; a name this master did not hand out is ignored).
+     */
+    public void recycle(String fileName) {
+        RecycledFiles files = recycled;
+        if (files != null) {
+            files.giveBack(fileName);
+        }
     }
 
     /**
@@ -416,6 +433,7 @@ public final class Internode implements AutoCloseable {
     private final class Inbox implements Pump.Inbox {
         private final Path spillDir;
         private final int inlineMaxBytes;
+        private final RecycledFiles recycled;
         private final Sink sink;
         private final ArrayDeque<Inbound>[] pending;
         /** Where each data message being received belongs: its message and its offset there. */
@@ -424,9 +442,10 @@ public final class Internode implements AutoCloseable {
         private long files;
 
         @SuppressWarnings("unchecked")
-        Inbox(Path spillDir, int inlineMaxBytes, Sink sink) {
+        Inbox(Path spillDir, int inlineMaxBytes, RecycledFiles recycled, Sink sink) {
             this.spillDir = spillDir;
             this.inlineMaxBytes = inlineMaxBytes;
+            this.recycled = recycled;
             this.sink = sink;
             this.pending = new ArrayDeque[nodes];
             for (int i = 0; i < nodes; i++) {
@@ -535,8 +554,12 @@ public final class Internode implements AutoCloseable {
             if (!toFile) {
                 return new Inbound(header, follows, ByteBuffer.allocateDirect((int) follows), null, null);
             }
-            String name = "net-" + source + "-" + (files++);
             try {
+                if (header instanceof MasterMessage.Forward) {
+                    RecycledFiles.Taken file = recycled.take(follows);
+                    return new Inbound(header, follows, null, file.channel(), file.name());
+                }
+                String name = "net-" + source + "-" + (files++);
                 FileChannel ch = FileChannel.open(spillDir.resolve(name), StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.READ, StandardOpenOption.WRITE);
                 return new Inbound(header, follows, null, ch, name);

@@ -24,6 +24,7 @@ import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
 import io.bdmpi.protocol.SlaveRequest;
 import io.bdmpi.slave.SlaveMain;
+import io.bdmpi.spill.SpillDirectory;
 
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -89,6 +90,9 @@ public final class Scheduler {
 
         /** Tells node 0 that this node holds a durable copy of {@code ofNode}'s part of checkpoint {@code sequence}. */
         void buddyCopied(int sequence, int ofNode);
+
+        /** A slave has unmapped the recycled spill file {@code fileName} of a message from another node: it may be reused. */
+        void recycle(String fileName);
     }
 
     /**
@@ -486,6 +490,11 @@ public final class Scheduler {
                     + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
             return;
         }
+        if (request instanceof SlaveRequest.ReleaseSpill release) {
+            // One-way and stateless, so accepted in any state: the slave has unmapped the file already.
+            onReleaseSpill(s, release);
+            return;
+        }
         if (s.yielded == SlaveSession.Yield.QUANTUM) {
             s.deferred.addLast(request); // sent just before its SIGSTOP: handled when it resumes
             return;
@@ -543,6 +552,16 @@ public final class Scheduler {
             transition(s, SlaveState.FINALIZED);
             s.connection.send(new MasterReply.Go());
         }
+    }
+
+    /** Only a master that receives from other nodes hands out recycled files; any other name is a slave's error. */
+    private void onReleaseSpill(SlaveSession s, SlaveRequest.ReleaseSpill release) {
+        if (remote == null || !SpillDirectory.isRecycled(release.fileName()) || release.fileName().contains("/")) {
+            fail(1, "protocol error: rank " + s.worldRank + " released spill file '" + release.fileName()
+                    + "', which is not a recycled file of this master");
+            return;
+        }
+        remote.recycle(release.fileName());
     }
 
     private void onHello(SlaveConnection connection, SlaveRequest.Hello hello) {

@@ -1137,6 +1137,11 @@ class SchedulerTest {
         }
 
         @Override
+        public void recycle(String fileName) {
+            throw new AssertionError("no message from another node in this test");
+        }
+
+        @Override
         public void buddyCopied(int sequence, int ofNode) {
             throw new AssertionError("no checkpoint in this test");
         }

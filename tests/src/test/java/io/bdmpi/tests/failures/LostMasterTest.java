@@ -70,7 +70,7 @@ class LostMasterTest {
                 .timeout(Duration.ofSeconds(90))
                 .whenStdoutHas("WindowCrash rank 0 works remotely", (launcher, workDir) -> {
                     Thread.sleep(500); // rank 0 is deep in its loop of remote locks and fetchAndOps
-                    kill("KILL", slaveOfRank(launcher, 3).parent().orElseThrow().pid());
+                    kill("KILL", JobRunner.slaveOfRank(launcher, 3).parent().orElseThrow().pid());
                 }).run();
         r.assertFailed();
         List<String> named = r.stderr().stream().filter(l -> l.endsWith("; ending the job")).toList();
@@ -91,7 +91,7 @@ class LostMasterTest {
         JobResult r = JobRunner.job(Sleeper.class).nodes(NODES).mpi(library).ranks(RANKS).running(RANKS).options(options)
                 .timeout(Duration.ofSeconds(90))
                 .whenStdoutHas("Sleeper rank " + rank + " sleeping", (launcher, workDir) -> {
-                    ProcessHandle master = slaveOfRank(launcher, rank).parent().orElseThrow();
+                    ProcessHandle master = JobRunner.slaveOfRank(launcher, rank).parent().orElseThrow();
                     host.set(Files.readString(Path.of("/proc/sys/kernel/hostname")).trim());
                     kill(signal, master.pid());
                     signalledAt.set(System.nanoTime());
@@ -124,20 +124,6 @@ class LostMasterTest {
         int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
         if (rc != 0) {
             throw new AssertionError("kill -" + signal + " " + pid + " exited " + rc);
-        }
-    }
-
-    /** The slave process of a world rank, found by its environment among the launcher's descendants. */
-    private static ProcessHandle slaveOfRank(ProcessHandle launcher, int rank) {
-        return launcher.descendants().filter(p -> environment(p).contains("\0BDMPI_RANK=" + rank + "\0"))
-                .findFirst().orElseThrow(() -> new AssertionError("no slave of rank " + rank));
-    }
-
-    private static String environment(ProcessHandle p) {
-        try {
-            return "\0" + Files.readString(Path.of("/proc", Long.toString(p.pid()), "environ"), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            return "";
         }
     }
 }

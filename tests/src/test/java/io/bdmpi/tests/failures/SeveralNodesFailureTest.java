@@ -9,10 +9,6 @@ import io.bdmpi.tests.support.JobRunner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,7 +40,7 @@ class SeveralNodesFailureTest {
         AtomicLong killedAt = new AtomicLong();
         JobResult r = JobRunner.job(Sleeper.class).nodes(2).mpi(library).ranks(2).running(2).timeout(Duration.ofSeconds(60))
                 .whenStdoutHas("Sleeper rank 3 sleeping", (launcher, workDir) -> {
-                    ProcessHandle master = slaveOfRank(launcher, 3).parent().orElseThrow();
+                    ProcessHandle master = JobRunner.slaveOfRank(launcher, 3).parent().orElseThrow();
                     killedAt.set(System.currentTimeMillis());
                     JobRunner.send(master, JobRunner.Signal.KILL);
                 }).run();
@@ -52,20 +48,5 @@ class SeveralNodesFailureTest {
         Expect.that(r, killedAt.get() > 0, "the master of node 1 was never found");
         long ms = r.exitedAtMillis() - killedAt.get();
         Expect.that(r, ms < 10_000, "bdmpiexec exited " + ms + " ms after the master of node 1 was killed");
-    }
-
-    /** The slave process of a world rank, found by its environment among the launcher's descendants. */
-    private static ProcessHandle slaveOfRank(ProcessHandle launcher, int rank) {
-        return launcher.descendants().filter(p -> environment(p).contains("\0BDMPI_RANK=" + rank + "\0"))
-                .findFirst().orElseThrow(() -> new AssertionError("no slave of rank " + rank));
-    }
-
-    private static String environment(ProcessHandle p) {
-        try {
-            return "\0" + Files.readString(Path.of("/proc", Long.toString(p.pid()), "environ"),
-                    StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            return "";
-        }
     }
 }

@@ -16,7 +16,9 @@ import java.util.stream.Stream;
 /**
  * Spill files live exactly as long as their message. Run with a small {@code -im} so that the large
  * messages here go through spill files. After each phase and a barrier, rank 0 lists the job's
- * spill directory ({@code BDMPI_SPILL_DIR}, set by the master), which must be empty:
+ * spill directory ({@code BDMPI_SPILL_DIR}, set by the master), which must hold no message's file:
+ * only the recycled files ({@code pool-*}) that a master keeps for the messages of other nodes
+ * once their receivers are done with them, at most {@link #RECYCLED_MAX_BYTES} of them:
  * <ol>
  *   <li>each rank sends M large messages to the next rank, which receives them with {@code recv};</li>
  *   <li>the same with {@code probe} + {@code recv}, and with {@code iRecv} + {@code waitAll};</li>
@@ -31,6 +33,8 @@ import java.util.stream.Stream;
 public final class SpillLifetime {
 
     private static final long SHIPPED_GRACE_MS = 5_000;
+    /** What a master keeps of idle recycled files at most, by default (MasterContext.RECYCLED_SPILL_BYTES_DEFAULT). */
+    private static final long RECYCLED_MAX_BYTES = 256L << 20;
 
     private SpillLifetime() {
     }
@@ -127,13 +131,26 @@ public final class SpillLifetime {
                 left = list(spill);
             }
             Check.that(left.isEmpty(), left.size() + " spill file(s) left " + when + ": " + left);
+            long recycled = recycledBytes(spill);
+            Check.that(recycled <= RECYCLED_MAX_BYTES, recycled + " bytes of recycled files kept " + when);
         }
         MPI.COMM_WORLD.barrier();
     }
 
+    /** The message files in the spill directory (recycled files hold no message once received). */
     private static List<String> list(Path spill) throws IOException {
         try (Stream<Path> s = Files.list(spill)) {
-            return s.map(p -> p.getFileName().toString()).toList();
+            return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("pool-")).toList();
+        }
+    }
+
+    private static long recycledBytes(Path spill) throws IOException {
+        try (Stream<Path> s = Files.list(spill)) {
+            long bytes = 0;
+            for (Path p : (Iterable<Path>) s.filter(p -> p.getFileName().toString().startsWith("pool-"))::iterator) {
+                bytes += Files.size(p);
+            }
+            return bytes;
         }
     }
 

@@ -253,6 +253,20 @@ public final class JobRunner {
         return this;
     }
 
+    /** The slave process of a world rank, found by its environment among the launcher's descendants. */
+    public static ProcessHandle slaveOfRank(ProcessHandle launcher, int rank) {
+        return launcher.descendants().filter(p -> environment(p).contains("\0BDMPI_RANK=" + rank + "\0"))
+                .findFirst().orElseThrow(() -> new AssertionError("no slave of rank " + rank));
+    }
+
+    private static String environment(ProcessHandle p) {
+        try {
+            return "\0" + Files.readString(Path.of("/proc", Long.toString(p.pid()), "environ"), StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** Sends {@code signal} to one process (only), or to its process group for {@link Signal#INT_GROUP}. */
     public static void send(ProcessHandle p, Signal signal) {
         switch (signal) {
