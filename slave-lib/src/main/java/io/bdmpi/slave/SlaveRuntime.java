@@ -21,14 +21,23 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * The slave's side of the protocol: one blocking Unix-domain socket to the master. A call that must
- * wait (receive, barrier) simply waits for the master's reply, which the master sends when this
- * slave may run again.
+ * The slave's side of the protocol: one Unix-domain socket to the master. A call that must wait
+ * (receive, barrier) simply waits for the master's reply, which the master sends when this slave
+ * may run again.
+ *
+ * <p>The socket is non-blocking and a wait for a reply is a wait for input in a selector, not a
+ * blocking read: a reader blocked in the socket's read is also woken each time the master reads
+ * this slave's request (the kernel then signals room to write on the same wait queue), which made
+ * every parked wait cost a second, useless wake-up; a selector asks for input only.
  *
  * <p>Methods are synchronized: a program may call MPI from several threads one at a time
  * (MPI_THREAD_SERIALIZED), and request/reply pairs must not interleave.
@@ -43,9 +52,15 @@ public final class SlaveRuntime implements AutoCloseable {
      * what small messages keep (twice the default inline limit), enough for few write calls.
      */
     private static final int SPILL_CHUNK_BYTES = 256 * 1024;
+    /** A selector has one key here, and a wait only needs to end: nothing to do per ready key. */
+    private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
     private final SlaveEnvironment env;
     private final SocketChannel channel;
+    /** Waits for the master's reply (input only); used under this object's lock. */
+    private final Selector replies;
+    /** Waits for room to write a large frame; made on first need, used under the channel's lock. */
+    private Selector room;
     private final SpillDirectory spill;
     private ByteBuffer out = ByteBuffer.allocateDirect(INITIAL_BUFFER).order(ProtocolCodec.ORDER);
     private ByteBuffer in = ByteBuffer.allocateDirect(INITIAL_BUFFER).order(ProtocolCodec.ORDER);
@@ -63,9 +78,17 @@ public final class SlaveRuntime implements AutoCloseable {
     private ArrayStore arrays;
     private final ParkWatch parkWatch;
 
-    private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) {
+    private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) throws IOException {
         this.env = env;
         this.channel = channel;
+        channel.configureBlocking(false);
+        this.replies = Selector.open();
+        try {
+            channel.register(replies, SelectionKey.OP_READ);
+        } catch (IOException | RuntimeException e) {
+            replies.close();
+            throw e;
+        }
         this.spill = new SpillDirectory(env.spillDir(), "r" + env.worldRank() + "-");
         this.parkWatch = new ParkWatch(env.worldRank(), SlaveEnvironment.shrinkHeapOnPark(System.getenv()));
         in.flip();
@@ -291,7 +314,7 @@ public final class SlaveRuntime implements AutoCloseable {
         try {
             call(new SlaveRequest.Finalize(peakRssBytes), MasterReply.Go.class);
         } finally {
-            channel.close();
+            disconnect();
             parkWatch.close();
             if (arrays != null) {
                 arrays.close();
@@ -321,7 +344,21 @@ public final class SlaveRuntime implements AutoCloseable {
     public synchronized void close() throws IOException {
         releaseReceived();
         parkWatch.close();
-        channel.close();
+        disconnect();
+    }
+
+    /** Closes the socket, then the selectors, which closes it for good (a registered channel's close is deferred to them). */
+    private void disconnect() throws IOException {
+        try {
+            channel.close();
+        } finally {
+            replies.close();
+            synchronized (channel) {
+                if (room != null) {
+                    room.close();
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- internals
@@ -531,12 +568,30 @@ public final class SlaveRuntime implements AutoCloseable {
         return ByteBuffer.allocateDirect(initial).order(order);
     }
 
-    /** Writes whole frames under their own lock, so an abort never lands inside another frame. */
+    /**
+     * Writes whole frames under their own lock, so an abort never lands inside another frame; when
+     * the socket is full, waits for room.
+     */
     private void writeFully(ByteBuffer frames) throws IOException {
         synchronized (channel) {
             while (frames.hasRemaining()) {
-                channel.write(frames);
+                if (channel.write(frames) == 0) {
+                    if (room == null) {
+                        room = Selector.open();
+                        channel.register(room, SelectionKey.OP_WRITE);
+                    }
+                    await(room);
+                }
             }
+        }
+    }
+
+    /** Waits in {@code selector} until its channel is ready, or throws if this thread is interrupted (as a blocking channel would). */
+    private void await(Selector selector) throws IOException {
+        selector.select(IGNORE_KEY);
+        if (Thread.currentThread().isInterrupted()) {
+            channel.close();
+            throw new ClosedByInterruptException();
         }
     }
 
@@ -563,9 +618,18 @@ public final class SlaveRuntime implements AutoCloseable {
             bigger.put(in);
             in = bigger;
         }
-        parkWatch.waiting();
         int n = channel.read(in);
-        parkWatch.resumed();
+        if (n == 0) {
+            parkWatch.waiting();
+            try {
+                while (n == 0) {
+                    await(replies);
+                    n = channel.read(in);
+                }
+            } finally {
+                parkWatch.resumed();
+            }
+        }
         in.flip();
         if (n < 0) {
             // The master closes a slave's socket only when it is gone or ending the job, and then
