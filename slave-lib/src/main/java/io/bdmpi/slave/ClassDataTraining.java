@@ -19,7 +19,7 @@ import java.util.jar.JarFile;
 
 /**
  * The training run of the slaves' class-data archive: a master runs it once per set of bdmpi jars,
- * under {@code -XX:ArchiveClassesAtExit}, so that the archive holds what a slave loads at start-up.
+ * under {@code -XX:DumpLoadedClassList}, so that the archive holds what a slave loads at start-up.
  * Every slave then maps that archive read-only instead of loading, verifying and keeping those
  * classes in its own memory: start-up is faster, and the class metadata is shared between slaves.
  *
