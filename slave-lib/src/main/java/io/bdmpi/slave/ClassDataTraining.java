@@ -23,10 +23,10 @@ import java.util.jar.JarFile;
  * Every slave then maps that archive read-only instead of loading, verifying and keeping those
  * classes in its own memory: start-up is faster, and the class metadata is shared between slaves.
  *
- * <p>Loads (without initializing) every class of the jars named on its command line, and goes
- * through what a slave does before and at {@code MPI.Init}: the {@link SlaveMain} prologue (output,
- * master watchdog, signals) and a Unix-domain socket carrying the hello and the go-signal. It needs
- * no master.
+ * <p>Goes through what a slave does before and at {@code MPI.Init}: the {@link SlaveMain} prologue
+ * (output, master watchdog, signals) and a Unix-domain socket carrying the hello and the
+ * go-signal; then loads (without initializing) every class of the jars named on its command line.
+ * It needs no master.
  *
  * <p>Usage (by the master only): {@code ClassDataTraining JAR...}.
  */
@@ -36,10 +36,6 @@ public final class ClassDataTraining {
     }
 
     public static void main(String[] jars) throws IOException {
-        int loaded = 0;
-        for (String jar : jars) {
-            loaded += loadAll(Path.of(jar));
-        }
         Path dir = Files.createTempDirectory("bdmpi-cds-");
         try {
             Path socket = dir.resolve("s");
@@ -52,6 +48,13 @@ public final class ClassDataTraining {
             System.getenv(SlaveEnvironment.SOCKET);
             SlaveMain.prepare(env);
             helloAndGo(socket);
+            // Last, so that the class list names first what every slave loads: the archive keeps
+            // that order, and those classes' metadata, which each slave writes to as it links
+            // them, then shares fewer pages with classes that a slave may never load.
+            int loaded = 0;
+            for (String jar : jars) {
+                loaded += loadAll(Path.of(jar));
+            }
             System.out.println("loaded " + loaded + " classes");
         } finally {
             Files.deleteIfExists(dir.resolve("s"));

@@ -99,11 +99,12 @@ final class ClassDataArchive {
                 return false;
             }
             Path jdkClassList = Path.of(java).toRealPath().getParent().getParent().resolve("lib").resolve("classlist");
-            List<String> classes = new ArrayList<>();
+            // The training's classes first, in the order it loaded them: the archive keeps it (see
+            // ClassDataTraining), and a slave writes to fewer pages of it than with the JDK's first.
+            List<String> classes = new ArrayList<>(Files.readAllLines(loaded, StandardCharsets.UTF_8));
             if (Files.isRegularFile(jdkClassList)) {
                 classes.addAll(Files.readAllLines(jdkClassList, StandardCharsets.UTF_8));
             }
-            classes.addAll(Files.readAllLines(loaded, StandardCharsets.UTF_8));
             Files.write(classList, classes, StandardCharsets.UTF_8);
 
             List<String> dump = new ArrayList<>(List.of(java));
