@@ -1,6 +1,7 @@
 package io.bdmpi.master.slaveio;
 
 import io.bdmpi.slave.ClassDataTraining;
+import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.File;
 import java.io.IOException;
@@ -95,7 +96,9 @@ final class ClassDataArchive {
             training.addAll(jvmOptions);
             training.addAll(List.of("-XX:DumpLoadedClassList=" + loaded, "-cp", classPath, ClassDataTraining.class.getName()));
             training.addAll(loadAll);
-            if (!run(training) || !Files.isRegularFile(loaded)) {
+            // As in a slave under the default park behaviour: its runtime then starts the park watch's timer.
+            if (!run(training, Map.of(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(Long.MAX_VALUE)))
+                    || !Files.isRegularFile(loaded)) {
                 return false;
             }
             Path jdkClassList = Path.of(java).toRealPath().getParent().getParent().resolve("lib").resolve("classlist");
@@ -111,7 +114,7 @@ final class ClassDataArchive {
             dump.addAll(jvmOptions);
             dump.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + classList, "-XX:SharedArchiveFile=" + partial,
                     "-cp", classPath));
-            if (!run(dump) || !Files.isRegularFile(partial)) {
+            if (!run(dump, Map.of()) || !Files.isRegularFile(partial)) {
                 return false;
             }
             try {
@@ -129,8 +132,10 @@ final class ClassDataArchive {
     }
 
     /** Runs {@code command} to its end (output discarded); true if it exited with 0 in time. */
-    private static boolean run(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command)
+    private static boolean run(List<String> command, Map<String, String> environment) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(environment);
+        Process p = pb
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
