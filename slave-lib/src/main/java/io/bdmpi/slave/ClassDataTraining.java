@@ -18,15 +18,15 @@ import java.util.jar.JarFile;
 
 /**
  * The training run of the slaves' class-data archive: a master runs it once per set of bdmpi jars,
- * under {@code -XX:DumpLoadedClassList}, so that the archive holds what a slave loads at start-up.
+ * under {@code -XX:ArchiveClassesAtExit}, so that the archive holds what a slave loads at start-up.
  * Every slave then maps that archive read-only instead of loading, verifying and keeping those
  * classes in its own memory: start-up is faster, and the class metadata is shared between slaves.
  *
- * <p>Goes through what a slave does before and at {@code MPI.Init} and at {@code MPI.Finalize}: the
+ * <p>Loads (without initializing) every class of the jars named on its command line, and goes
+ * through what a slave does before and at {@code MPI.Init} and at {@code MPI.Finalize}: the
  * {@link SlaveMain} prologue (output, master watchdog, signals), and its {@link SlaveRuntime}
  * connecting to a stand-in master on a thread of this JVM (the hello and the go-signal) and
- * finishing; then loads (without initializing) every class of the jars named on its command line.
- * It needs no master.
+ * finishing. It needs no master.
  *
  * <p>Usage (by the master only): {@code ClassDataTraining JAR...}.
  */
@@ -36,6 +36,10 @@ public final class ClassDataTraining {
     }
 
     public static void main(String[] jars) throws IOException {
+        int loaded = 0;
+        for (String jar : jars) {
+            loaded += loadAll(Path.of(jar));
+        }
         Path dir = Files.createTempDirectory("bdmpi-cds-");
         try {
             Path socket = dir.resolve("s");
@@ -48,13 +52,6 @@ public final class ClassDataTraining {
             System.getenv(SlaveEnvironment.SOCKET);
             SlaveMain.prepare(env);
             connectAndFinish(env);
-            // Last, so that the class list names first what every slave loads: the archive keeps
-            // that order, and those classes' metadata, which each slave writes to as it links
-            // them, then shares fewer pages with classes that a slave may never load.
-            int loaded = 0;
-            for (String jar : jars) {
-                loaded += loadAll(Path.of(jar));
-            }
             System.out.println("loaded " + loaded + " classes");
         } finally {
             Files.deleteIfExists(dir.resolve("s"));

@@ -23,36 +23,25 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The slaves' class-data archive (CDS): the classes a slave loads, from the JDK and from bdmpi's
- * own jars, stored once in a file that every slave maps read-only ({@code -XX:SharedArchiveFile}).
- * A slave then neither parses nor verifies those classes, and their metadata is shared between all
- * slaves of the node instead of copied into each.
+ * The slaves' class-data archive (AppCDS): the classes a slave loads at start-up, from the JDK and
+ * from bdmpi's own jars, stored once in a file that every slave maps read-only
+ * ({@code -XX:SharedArchiveFile}). A slave then neither parses nor verifies those classes, and their
+ * metadata is shared between all slaves of the node instead of copied into each.
  *
- * <p>It is one static archive that replaces the JDK's own ({@code lib/server/classes.jsa}) rather
- * than a dynamic one layered on it: the JVM writes into the read-write part of every archive whose
- * classes it links, so a slave that used both held the written pages of both (3.3 MiB of the JDK's,
- * 1 MiB of bdmpi's, parked); with one archive it holds 0.4 to 0.9 MiB less. The archive holds the
- * JDK's default class list ({@code lib/classlist}, what the JDK's own archive holds, so a program
- * that uses more of the JDK than a slave does finds those classes archived as before) and every
- * class a training run loaded.
- *
- * <p>Made on first use in a cache directory, by two short JVMs (a few seconds): the training run
- * ({@link ClassDataTraining}) writes the classes it loads ({@code -XX:DumpLoadedClassList}), then
- * {@code -Xshare:dump} archives them. Its name hashes the java executable, the slaves' options and
- * the jars' paths, sizes and times: a rebuilt jar or another JDK gets a new archive, and a clean
- * clone makes its own. The JVM checks at start that the archive's class path (bdmpi's jars) begins
- * the slave's class path, which the {@link SlaveLauncher} puts first, so the user's own class path,
- * whatever it is, comes after. Anything that goes wrong (no cache directory, a jar that is a
- * directory, a failed training run) only means slaves start with the JDK's archive alone.
+ * <p>Made on first use by a short training JVM ({@link ClassDataTraining}, about a second), in a
+ * cache directory, under a name that hashes the java executable and the jars' paths, sizes and
+ * times: a rebuilt jar or another JDK gets a new archive, and a clean clone makes its own. The JVM
+ * checks at start that the archive's class path (bdmpi's jars) begins the slave's class path, which
+ * the {@link SlaveLauncher} puts first, so the user's own class path, whatever it is, comes after.
+ * Anything that goes wrong (no cache directory, a jar that is a directory, a failed training run)
+ * only means slaves start without the archive.
  */
 final class ClassDataArchive {
 
-    /** How long the training run, and then the dump, may take before the job starts without an archive. */
+    /** How long the training run may take before the job starts without an archive. */
     private static final long TRAINING_TIMEOUT_S = 60;
-    /** Part of the archive's name: an archive made another way (a dynamic one) is not taken for this one. */
-    private static final String FORMAT = "static";
     /**
-     * Archives kept in the cache, the most recently made: every rebuilt jar makes a new one (14 MiB),
+     * Archives kept in the cache, the most recently made: every rebuilt jar makes a new one (2.5 MiB),
      * and a slave that maps one still has it when it is removed.
      */
     static final int KEPT_ARCHIVES = 16;
@@ -86,35 +75,25 @@ final class ClassDataArchive {
 
     private static boolean train(Path archive, String java, List<String> jvmOptions, List<String> jars, List<String> loadAll)
             throws IOException {
-        String partName = archive.getFileName() + "." + ProcessHandle.current().pid() + ".part";
-        Path partial = archive.resolveSibling(partName);
-        Path loaded = archive.resolveSibling(partName + ".classlist");
-        Path classList = archive.resolveSibling(partName + ".all.classlist");
-        String classPath = String.join(File.pathSeparator, jars);
+        Path partial = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".part");
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.add("-XX:ArchiveClassesAtExit=" + partial);
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, jars));
+        command.add(ClassDataTraining.class.getName());
+        command.addAll(loadAll);
+        ProcessBuilder pb = new ProcessBuilder(command);
+        // As in a slave under the default park behaviour: its runtime then starts the park watch's timer.
+        pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(Long.MAX_VALUE));
+        Process p = pb
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
-            List<String> training = new ArrayList<>(List.of(java));
-            training.addAll(jvmOptions);
-            training.addAll(List.of("-XX:DumpLoadedClassList=" + loaded, "-cp", classPath, ClassDataTraining.class.getName()));
-            training.addAll(loadAll);
-            // As in a slave under the default park behaviour: its runtime then starts the park watch's timer.
-            if (!run(training, Map.of(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(Long.MAX_VALUE)))
-                    || !Files.isRegularFile(loaded)) {
-                return false;
-            }
-            Path jdkClassList = Path.of(java).toRealPath().getParent().getParent().resolve("lib").resolve("classlist");
-            // The training's classes first, in the order it loaded them: the archive keeps it (see
-            // ClassDataTraining), and a slave writes to fewer pages of it than with the JDK's first.
-            List<String> classes = new ArrayList<>(Files.readAllLines(loaded, StandardCharsets.UTF_8));
-            if (Files.isRegularFile(jdkClassList)) {
-                classes.addAll(Files.readAllLines(jdkClassList, StandardCharsets.UTF_8));
-            }
-            Files.write(classList, classes, StandardCharsets.UTF_8);
-
-            List<String> dump = new ArrayList<>(List.of(java));
-            dump.addAll(jvmOptions);
-            dump.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + classList, "-XX:SharedArchiveFile=" + partial,
-                    "-cp", classPath));
-            if (!run(dump, Map.of()) || !Files.isRegularFile(partial)) {
+            if (!p.waitFor(TRAINING_TIMEOUT_S, TimeUnit.SECONDS) || p.exitValue() != 0 || !Files.isRegularFile(partial)) {
                 return false;
             }
             try {
@@ -124,29 +103,12 @@ final class ClassDataArchive {
             }
             prune(archive.getParent());
             return true;
-        } finally {
-            Files.deleteIfExists(partial);
-            Files.deleteIfExists(loaded);
-            Files.deleteIfExists(classList);
-        }
-    }
-
-    /** Runs {@code command} to its end (output discarded); true if it exited with 0 in time. */
-    private static boolean run(List<String> command, Map<String, String> environment) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().putAll(environment);
-        Process p = pb
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        try {
-            return p.waitFor(TRAINING_TIMEOUT_S, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         } finally {
             p.destroyForcibly();
+            Files.deleteIfExists(partial);
         }
     }
 
@@ -173,7 +135,7 @@ final class ClassDataArchive {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             Path javaPath = Path.of(java).toRealPath();
             Path home = javaPath.getParent().getParent();
-            StringBuilder what = new StringBuilder(FORMAT).append('\n').append(javaPath).append('\n');
+            StringBuilder what = new StringBuilder(javaPath.toString()).append('\n');
             what.append(Files.getLastModifiedTime(home.resolve("lib").resolve("modules"))).append('\n');
             jvmOptions.forEach(o -> what.append(o).append('\n'));
             for (String jar : jars) {

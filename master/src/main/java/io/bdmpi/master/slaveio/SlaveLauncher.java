@@ -30,11 +30,11 @@ public final class SlaveLauncher {
     /**
      * JVM options every slave gets before the user's, for many small JVMs on one node. The serial
      * collector has no GC threads per core; no perf-data file is left in /tmp if a slave is
-     * killed. The class-data archive (bdmpi's, {@link ClassDataArchive}, or else the JDK's) is
-     * mapped where it was built to be ({@code ArchiveRelocationMode=0}) rather than at a random
-     * address: relocating it writes to every page of it, which then counts against each slave (10
-     * MiB of its 24 MiB PSS, parked), whereas mapped unchanged its pages are shared by all slaves.
-     * (Should that address be taken, the JVM relocates after all.)
+     * killed. The JDK's class-data archive is mapped where it was built to be
+     * ({@code ArchiveRelocationMode=0}) rather than at a random address: relocating it writes to
+     * every page of it, which then counts against each slave (10 MiB of its 24 MiB PSS, parked),
+     * whereas mapped unchanged its pages are shared by all slaves. (Should that address be taken,
+     * the JVM relocates after all.)
      */
     static final List<String> DEFAULT_SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData",
             "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
