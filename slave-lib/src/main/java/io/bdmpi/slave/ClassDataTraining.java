@@ -2,7 +2,6 @@ package io.bdmpi.slave;
 
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.ProtocolCodec;
-import io.bdmpi.protocol.SlaveRequest;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -24,9 +23,10 @@ import java.util.jar.JarFile;
  * classes in its own memory: start-up is faster, and the class metadata is shared between slaves.
  *
  * <p>Loads (without initializing) every class of the jars named on its command line, and goes
- * through what a slave does before and at {@code MPI.Init}: the {@link SlaveMain} prologue (output,
- * master watchdog, signals) and a Unix-domain socket carrying the hello and the go-signal. It needs
- * no master.
+ * through what a slave does before and at {@code MPI.Init} and at {@code MPI.Finalize}: the
+ * {@link SlaveMain} prologue (output, master watchdog, signals), and its {@link SlaveRuntime}
+ * connecting to a stand-in master on a thread of this JVM (the hello and the go-signal) and
+ * finishing. It needs no master.
  *
  * <p>Usage (by the master only): {@code ClassDataTraining JAR...}.
  */
@@ -51,7 +51,7 @@ public final class ClassDataTraining {
                     SlaveEnvironment.TAG_OUTPUT, "true"));
             System.getenv(SlaveEnvironment.SOCKET);
             SlaveMain.prepare(env);
-            helloAndGo(socket);
+            connectAndFinish(env);
             System.out.println("loaded " + loaded + " classes");
         } finally {
             Files.deleteIfExists(dir.resolve("s"));
@@ -80,38 +80,47 @@ public final class ClassDataTraining {
         return loaded;
     }
 
-    /** A slave's first exchange with its master, over a socket pair of its own. */
-    private static void helloAndGo(Path socket) throws IOException {
-        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(socket);
+    /**
+     * A slave's first and last exchange with its master: {@link SlaveRuntime#connect} (the hello and
+     * the go-signal, and what the runtime makes for its rank, such as its park watch) and
+     * {@link SlaveRuntime#finish}, against a stand-in master on a thread of this JVM that answers
+     * both with a go-signal.
+     */
+    private static void connectAndFinish(SlaveEnvironment env) throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-            server.bind(address);
-            try (SocketChannel slave = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-                slave.connect(address);
-                try (SocketChannel master = server.accept()) {
-                    ByteBuffer buffer = ByteBuffer.allocateDirect(256).order(ProtocolCodec.ORDER);
-                    ProtocolCodec.encode(new SlaveRequest.Hello(0, ProcessHandle.current().pid()), buffer);
-                    transfer(buffer, slave, master);
-                    ProtocolCodec.decodeRequest(ProtocolCodec.nextFrame(buffer));
-                    buffer.clear();
-                    ProtocolCodec.encode(new MasterReply.Go(), buffer);
-                    transfer(buffer, master, slave);
-                    ProtocolCodec.decodeReply(ProtocolCodec.nextFrame(buffer));
-                }
+            server.bind(UnixDomainSocketAddress.of(env.socketPath()));
+            Thread master = new Thread(() -> answerWithGo(server), "bdmpi-training-master");
+            master.setDaemon(true);
+            master.start();
+            SlaveRuntime.connect(env).finish(0);
+            try {
+                master.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
 
-    /** Sends what {@code buffer} holds from one end to the other and leaves it holding what arrived. */
-    private static void transfer(ByteBuffer buffer, SocketChannel from, SocketChannel to) throws IOException {
-        buffer.flip();
-        int length = buffer.remaining();
-        while (buffer.hasRemaining()) {
-            from.write(buffer);
+    /** The stand-in master: replies Go to each of the slave's requests until it disconnects. */
+    private static void answerWithGo(ServerSocketChannel server) {
+        try (SocketChannel slave = server.accept()) {
+            ByteBuffer in = ByteBuffer.allocate(4096).order(ProtocolCodec.ORDER);
+            ByteBuffer out = ByteBuffer.allocate(256).order(ProtocolCodec.ORDER);
+            while (slave.read(in) >= 0) {
+                in.flip();
+                for (ByteBuffer frame = ProtocolCodec.nextFrame(in); frame != null; frame = ProtocolCodec.nextFrame(in)) {
+                    ProtocolCodec.decodeRequest(frame);
+                    out.clear();
+                    ProtocolCodec.encode(new MasterReply.Go(), out);
+                    out.flip();
+                    while (out.hasRemaining()) {
+                        slave.write(out);
+                    }
+                }
+                in.compact();
+            }
+        } catch (IOException e) {
+            // The slave side fails too, and with it the training: no archive is made.
         }
-        buffer.clear();
-        while (buffer.position() < length) {
-            to.read(buffer);
-        }
-        buffer.flip();
     }
 }

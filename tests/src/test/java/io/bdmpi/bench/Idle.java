@@ -12,10 +12,13 @@ import java.util.List;
  * ({@code IdleReady epochMs=T}) and, for every other slave of the node, what it holds parked from
  * {@code /proc/PID/smaps_rollup} ({@code IdleParked pid=P rssKiB=N pssKiB=N}); then it joins the
  * barrier and all finalize.
+ *
+ * <p>Argument (optional): how long, in ms, the slaves stay parked before rank 0 reads them (300 by
+ * default, as in the benchmark); past 5 s, that is after the JVM's first C-heap trim.
  */
 public final class Idle {
 
-    /** Time the last rank to report is given to block in its barrier. */
+    /** Time the last rank to report is given to block in its barrier, unless the argument says otherwise. */
     private static final long SETTLE_MS = 300;
 
     private Idle() {
@@ -34,7 +37,7 @@ public final class Idle {
                 MPI.COMM_WORLD.recv(one, 1, MPI.INT, MPI.ANY_SOURCE, 0);
             }
             System.out.println(Measured.line("IdleReady", "epochMs", System.currentTimeMillis()));
-            Thread.sleep(SETTLE_MS);
+            Thread.sleep(args.length > 0 ? Long.parseLong(args[0]) : SETTLE_MS);
             List<ProcessHandle> others = ProcessHandle.current().parent().orElseThrow().children()
                     .filter(p -> p.pid() != ProcessHandle.current().pid())
                     .filter(p -> p.info().command().orElse("").endsWith("/java"))

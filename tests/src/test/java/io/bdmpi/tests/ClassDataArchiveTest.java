@@ -19,13 +19,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The slaves' class-data archive: on a clean cache (as CI on a fresh clone) the first job makes
- * one and its slaves map it; the next job maps the same file without making another; the program's
- * own class path (here a directory, which an archive cannot hold) comes after bdmpi's jars.
+ * one and its slaves map it over the JDK's; the next job maps the same file without making another,
+ * and its slaves load from the archives the JDK's classes and bdmpi's, including those that a
+ * slave's runtime makes at MPI.Init (its park watch and the JDK's scheduled executor under it);
+ * the program's own class path (here a directory, which an archive cannot hold) comes after
+ * bdmpi's jars.
  */
 class ClassDataArchiveTest {
 
     @TempDir
     Path cache;
+    @TempDir
+    Path classLoads;
 
     @Test
     void theFirstJobMakesTheArchiveAndEveryJobsSlavesMapIt() throws IOException {
@@ -33,17 +38,32 @@ class ClassDataArchiveTest {
         assertTrue(archive.startsWith(cache.resolve("bdmpi")), "the archive is in the cache: " + archive);
         FileTime made = Files.getLastModifiedTime(archive);
 
-        Path again = mappedByAll(run(), 3);
+        Path again = mappedByAll(run("--slave-jvm-opts", "-Xlog:class+load=info:file=" + classLoads.resolve("slave-%p.log")), 3);
         assertEquals(archive, again, "the second job maps the same archive");
         assertEquals(made, Files.getLastModifiedTime(archive), "the second job did not make it again");
         try (Stream<Path> files = Files.list(cache.resolve("bdmpi"))) {
             List<Path> all = files.toList();
             assertEquals(List.of(archive), all, "one archive and nothing else in the cache");
         }
+        List<Path> logs;
+        try (Stream<Path> files = Files.list(classLoads)) {
+            logs = files.toList();
+        }
+        assertEquals(3, logs.size(), "one class-load log per slave: " + logs);
+        for (Path log : logs) {
+            String loads = Files.readString(log);
+            for (String c : List.of("java.lang.Object", "java.nio.channels.SocketChannel", "io.bdmpi.slave.SlaveMain", "mpi.MPI",
+                    "io.bdmpi.slave.ParkWatch", "java.util.concurrent.ScheduledThreadPoolExecutor")) {
+                assertTrue(loads.contains(" " + c + " source: shared objects file"), log + " loads " + c + " from the archive");
+            }
+            assertTrue(loads.contains(" " + ArchiveUse.class.getName() + " source: file:"),
+                    log + " loads the program's own class from its class path");
+        }
     }
 
-    private JobResult run() {
-        JobResult r = JobRunner.job(ArchiveUse.class).ranks(3).running(2).environment("XDG_CACHE_HOME", cache.toString()).run();
+    private JobResult run(String... options) {
+        JobResult r = JobRunner.job(ArchiveUse.class).ranks(3).running(2).options(options)
+                .environment("XDG_CACHE_HOME", cache.toString()).run();
         Expect.successfulRun(r, 3, 2);
         Expect.that(r, r.stderr().isEmpty(), "stderr should be empty");
         return r;

@@ -1,6 +1,7 @@
 package io.bdmpi.master.slaveio;
 
 import io.bdmpi.slave.ClassDataTraining;
+import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.File;
 import java.io.IOException;
@@ -83,7 +84,10 @@ final class ClassDataArchive {
         command.add(String.join(File.pathSeparator, jars));
         command.add(ClassDataTraining.class.getName());
         command.addAll(loadAll);
-        Process p = new ProcessBuilder(command)
+        ProcessBuilder pb = new ProcessBuilder(command);
+        // As in a slave under the default park behaviour: its runtime then starts the park watch's timer.
+        pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(Long.MAX_VALUE));
+        Process p = pb
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
