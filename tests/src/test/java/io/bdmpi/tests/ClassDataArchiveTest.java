@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The slaves' class-data archive: on a clean cache (as CI on a fresh clone) the first job makes
  * one and its slaves map it over the JDK's; the next job maps the same file without making another,
  * and its slaves load from the archives the JDK's classes and bdmpi's, including those that a
- * slave's runtime makes at MPI.Init (its park watch and the JDK's scheduled executor under it);
+ * slave's runtime makes at MPI.Init (its park watch, and the JDK's selector it waits for replies in);
  * the program's own class path (here a directory, which an archive cannot hold) comes after
  * bdmpi's jars.
  */
@@ -53,7 +53,7 @@ class ClassDataArchiveTest {
         for (Path log : logs) {
             String loads = Files.readString(log);
             for (String c : List.of("java.lang.Object", "java.nio.channels.SocketChannel", "io.bdmpi.slave.SlaveMain", "mpi.MPI",
-                    "io.bdmpi.slave.ParkWatch", "java.util.concurrent.ScheduledThreadPoolExecutor")) {
+                    "io.bdmpi.slave.ParkWatch", "sun.nio.ch.EPollSelectorImpl")) {
                 assertTrue(loads.contains(" " + c + " source: shared objects file"), log + " loads " + c + " from the archive");
             }
             assertTrue(loads.contains(" " + ArchiveUse.class.getName() + " source: file:"),

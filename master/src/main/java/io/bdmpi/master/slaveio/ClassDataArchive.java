@@ -85,7 +85,7 @@ final class ClassDataArchive {
         command.add(ClassDataTraining.class.getName());
         command.addAll(loadAll);
         ProcessBuilder pb = new ProcessBuilder(command);
-        // As in a slave under the default park behaviour: its runtime then starts the park watch's timer.
+        // As in a slave under the default park behaviour: its runtime then makes the park watch's parts.
         pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(Long.MAX_VALUE));
         Process p = pb
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
