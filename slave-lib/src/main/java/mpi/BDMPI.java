@@ -8,9 +8,8 @@ import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.slave.CollectiveResult;
 import io.bdmpi.slave.Outgoing;
 import io.bdmpi.slave.SlaveRuntime;
+import io.bdmpi.slave.StateStreams;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -174,13 +173,13 @@ public final class BDMPI {
         if (state == null) {
             throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_ARG, call + ": null state"));
         }
-        ByteArrayOutputStream saved = new ByteArrayOutputStream();
+        StateStreams.Saved saved = new StateStreams.Saved();
         try (DataOutputStream out = new DataOutputStream(saved)) {
             state.save(out);
         } catch (IOException | RuntimeException e) {
             throw MPI.COMM_WORLD.handle(MPIException.of(MPI.ERR_IO, call + ": saving the state failed: " + e));
         }
-        return checkpointCall(rt, call, CollectiveKind.CHECKPOINT, ByteBuffer.wrap(saved.toByteArray())).values()[0];
+        return checkpointCall(rt, call, CollectiveKind.CHECKPOINT, saved.bytes()).values()[0];
     }
 
     /**
@@ -205,10 +204,9 @@ public final class BDMPI {
             return false;
         }
         try {
-            ByteBuffer bytes = result.piece(0);
-            byte[] copy = new byte[bytes.remaining()];
-            bytes.get(copy);
-            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(copy))) {
+            // The state is read where the piece arrived (the runtime's staging buffer, valid until the
+            // next MPI call; restore comes before any other communication).
+            try (DataInputStream in = new DataInputStream(StateStreams.reading(result.piece(0)))) {
                 state.restore(in);
             }
         } catch (IOException | RuntimeException e) {

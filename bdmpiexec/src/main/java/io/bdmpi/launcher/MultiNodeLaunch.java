@@ -1,5 +1,6 @@
 package io.bdmpi.launcher;
 
+import io.bdmpi.master.NodeMaster;
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
@@ -9,6 +10,7 @@ import io.bdmpi.master.observe.JobSnapshot;
 import io.bdmpi.master.observe.JobStats;
 import io.bdmpi.master.observe.ProgressReporter;
 import io.bdmpi.master.observe.TimelineParts;
+import io.bdmpi.master.slaveio.ClassDataArchive;
 import io.bdmpi.master.slaveio.DetachedShell;
 
 import java.io.File;
@@ -81,18 +83,72 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             + "kill -KILL \"$1\" 2>/dev/null";
 
     /**
+     * The classes of the jars whose every class goes into the masters' class-data archive: bdmpi's
+     * own, the command line's parser, MPI's binding (jnr-ffi, jffi, and the assemblers it makes its
+     * stubs with), the scheduler's ring and Jackson (checkpoint manifests). Named, not linked: a jar
+     * that is not on the class path is left out.
+     */
+    private static final List<String> ARCHIVED_JARS_OF = List.of(Bdmpiexec.class.getName(), NodeMaster.class.getName(),
+            "io.bdmpi.slave.SlaveMain", "io.bdmpi.spill.SpillDirectory", "picocli.CommandLine", "jnr.ffi.LibraryLoader",
+            "com.kenai.jffi.Foreign", "jnr.x86asm.Assembler", "org.objectweb.asm.ClassWriter", "com.lmax.disruptor.RingBuffer",
+            "com.fasterxml.jackson.core.JsonFactory", "com.fasterxml.jackson.databind.ObjectMapper",
+            "com.fasterxml.jackson.annotation.JsonProperty");
+
+    /**
      * The command line of mpiexec.
      *
      * @param launcherAddress where this process listens for the masters ({@code HOST:PORT})
+     * @param javaOptions     the masters' JVM options (see {@link #masterJavaOptions})
      * @return mpiexec and its arguments
      */
-    public List<String> command(String launcherAddress) {
+    public List<String> command(String launcherAddress, List<String> javaOptions) {
         List<String> cmd = new ArrayList<>(mpiexec.command(nodes, hosts, hostFile));
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Bdmpiexec.class.getName(), "--node-master",
+        cmd.addAll(javaOptions);
+        cmd.addAll(List.of("-cp", String.join(File.pathSeparator, masterClassPath()), Bdmpiexec.class.getName(), "--node-master",
                 "--launcher=" + launcherAddress));
         cmd.addAll(args);
         return cmd;
+    }
+
+    /**
+     * The masters' class path: this process's, its jars first (a class-data archive holds jars
+     * only, and the JVM maps it only where its class path begins the JVM's), then the rest (the
+     * tests' class directories) in their order.
+     */
+    private static List<String> masterClassPath() {
+        List<String> jars = new ArrayList<>();
+        List<String> others = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            (e.endsWith(".jar") && Files.isRegularFile(Path.of(e)) ? jars : others).add(e);
+        }
+        jars.addAll(others);
+        return jars;
+    }
+
+    /**
+     * The masters' JVM options: those that map their class-data archive (see
+     * {@link ClassDataArchive#forMasters}), made on the first launch of a build (a training run of a
+     * few seconds) and kept in the cache; none if there is none to use. A host that does not see the
+     * cache starts its master without it.
+     */
+    static List<String> masterJavaOptions() {
+        List<String> classPath = masterClassPath();
+        List<String> jars = classPath.stream().filter(e -> e.endsWith(".jar") && Files.isRegularFile(Path.of(e))).toList();
+        List<String> loadAll = new ArrayList<>();
+        for (String name : ARCHIVED_JARS_OF) {
+            try {
+                Path jar = Path.of(Class.forName(name, false, MultiNodeLaunch.class.getClassLoader())
+                        .getProtectionDomain().getCodeSource().getLocation().toURI());
+                if (jars.contains(jar.toString()) && !loadAll.contains(jar.toString())) {
+                    loadAll.add(jar.toString());
+                }
+            } catch (ClassNotFoundException | java.net.URISyntaxException | RuntimeException notThere) {
+                // Not on the class path, or not from a jar: nothing of it to load.
+            }
+        }
+        return ClassDataArchive.forMasters(new MasterContext().classDataCacheDir(),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), jars, loadAll);
     }
 
     /**
@@ -119,9 +175,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             reader.setDaemon(true);
             reader.start();
         }
+        List<String> javaOptions = masterJavaOptions();
         MultiNodeLaunch launch = this;
         while (true) {
-            Ended ended = launch.runOnce(stopping);
+            Ended ended = launch.runOnce(stopping, javaOptions);
             MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of(), null);
             if (checkpointDir != null) {
                 List<Path> dirs = launch.checkpointDirs();
@@ -356,7 +413,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         }
     }
 
-    private Ended runOnce(AtomicBoolean stopping) {
+    private Ended runOnce(AtomicBoolean stopping, List<String> javaOptions) {
         Process[] started = new Process[1];
         JobWatch watch;
         try {
@@ -385,7 +442,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                         job = started[0];
                     }
                     endAfterLoss(job, watch, lost);
-                }).address()))
+                }).address(), javaOptions))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                         .start();
                 started[0] = mpi;

@@ -148,7 +148,7 @@ class LaunchOptionsTest {
         String cp = testClasses();
         LaunchOptions.Result r = parse("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x");
         assertEquals(2, r.context().nodes());
-        List<String> cmd = r.masters().command("127.0.0.1:4000");
+        List<String> cmd = r.masters().command("127.0.0.1:4000", List.of());
         assertTrue(cmd.get(0).endsWith("mpiexec.mpich"), cmd.toString());
         assertEquals(List.of("-n", "2", "-hosts", "a,b"), cmd.subList(1, 5));
         int master = cmd.indexOf("--node-master");
@@ -171,7 +171,7 @@ class LaunchOptionsTest {
         MultiNodeLaunch next = r.masters().without(1, 7);
         assertEquals(2, next.nodes());
         assertEquals("a,c", next.hosts());
-        List<String> cmd = next.command("127.0.0.1:4000");
+        List<String> cmd = next.command("127.0.0.1:4000", List.of());
         List<String> masterArgs = cmd.subList(cmd.indexOf("--node-master"), cmd.size());
         assertEquals(List.of("--node-master", "--launcher=127.0.0.1:4000", "-nn", "3", "-ns", "2", "--hosts", "a,b,c", "--recover", "1", "--checkpoint-dir",
                 ck.toString(), "-cp", cp, "-nn", "2", "--node-slaves", "4,3", "--placement", "block", "--restart", ck.toString(),
@@ -196,7 +196,7 @@ class LaunchOptionsTest {
                 ck.toString(), "-cp", cp, MAIN).masters().without(1, 6);
         assertEquals(3, spare.nodes());
         assertEquals("a,c,d", spare.hosts());
-        MasterContext master = ok(spare.command("127.0.0.1:4000").stream().dropWhile(a -> !a.equals("--node-master"))
+        MasterContext master = ok(spare.command("127.0.0.1:4000", List.of()).stream().dropWhile(a -> !a.equals("--node-master"))
                 .toArray(String[]::new));
         assertEquals(List.of(2, 2, 2), java.util.Arrays.stream(master.slavesPerNode()).boxed().toList());
 

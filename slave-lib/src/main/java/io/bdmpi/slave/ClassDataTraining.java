@@ -59,8 +59,11 @@ public final class ClassDataTraining {
         }
     }
 
-    /** Loads every class of {@code jar} through the class path; returns how many loaded. */
-    private static int loadAll(Path jar) throws IOException {
+    /**
+     * Loads (without initializing) every class of {@code jar} through the class path; returns how
+     * many loaded. The masters' training ({@code MasterClassDataTraining}) uses it too.
+     */
+    public static int loadAll(Path jar) throws IOException {
         ClassLoader loader = ClassDataTraining.class.getClassLoader();
         int loaded = 0;
         try (JarFile file = new JarFile(jar.toFile())) {

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and its slaves load from the archives the JDK's classes and bdmpi's, including those that a
  * slave's runtime makes at MPI.Init (its park watch, and the JDK's selector it waits for replies in);
  * the program's own class path (here a directory, which an archive cannot hold) comes after
- * bdmpi's jars.
+ * bdmpi's jars. On several nodes the masters, started by bdmpiexec through MPI, map an archive of their own.
  */
 class ClassDataArchiveTest {
 
@@ -59,6 +59,25 @@ class ClassDataArchiveTest {
             assertTrue(loads.contains(" " + ArchiveUse.class.getName() + " source: file:"),
                     log + " loads the program's own class from its class path");
         }
+    }
+
+    @Test
+    void theMastersOfSeveralNodesMapTheirOwnArchive() throws IOException {
+        JobResult r = JobRunner.job(ArchiveUse.class).nodes(2).ranks(2).running(1).environment("XDG_CACHE_HOME", cache.toString())
+                .run().assertSucceeded();
+        List<String> lines = r.stdoutMatching("ArchiveUse rank [0-9]+ master maps .*/bdmpi/master-[0-9a-f]+\\.jsa");
+        Expect.that(r, lines.size() == 4, "the master of every slave maps a bdmpi class-data archive");
+        List<String> files = lines.stream().map(l -> l.substring(l.indexOf(" maps ") + 6)).distinct().toList();
+        Expect.that(r, files.size() == 1, "both masters map the same archive: " + files);
+        Path archive = Path.of(files.get(0));
+        assertTrue(archive.startsWith(cache.resolve("bdmpi")), "the archive is in the cache: " + archive);
+        FileTime made = Files.getLastModifiedTime(archive);
+
+        JobResult again = JobRunner.job(ArchiveUse.class).nodes(2).ranks(2).running(1).environment("XDG_CACHE_HOME", cache.toString())
+                .run().assertSucceeded();
+        Expect.that(again, again.stdoutMatching("ArchiveUse rank [0-9]+ master maps " + archive).size() == 4,
+                "the next job's masters map the same archive");
+        assertEquals(made, Files.getLastModifiedTime(archive), "the second job did not make it again");
     }
 
     private JobResult run(String... options) {

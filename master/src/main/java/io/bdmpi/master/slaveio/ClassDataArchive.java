@@ -28,6 +28,12 @@ import java.util.concurrent.TimeUnit;
  * ({@code -XX:SharedArchiveFile}). A slave then neither parses nor verifies those classes, and their
  * metadata is shared between all slaves of the node instead of copied into each.
  *
+ * <p>The masters of a job of several nodes have one too ({@link #forMasters}): bdmpiexec starts them
+ * through MPI, and again after a lost node, when every second before the ranks are back at work
+ * counts; loading, verifying and interpreting the classes of the launcher, MPI's binding (jnr-ffi
+ * and the ASM it generates stubs with) and Jackson took a master about 2 s of its start on two
+ * loaded cores.
+ *
  * <p>Made on first use by a short training JVM ({@link ClassDataTraining}, about a second), in a
  * cache directory, under a name that hashes the java executable and the jars' paths, sizes and
  * times: a rebuilt jar or another JDK gets a new archive, and a clean clone makes its own. The JVM
@@ -36,13 +42,13 @@ import java.util.concurrent.TimeUnit;
  * Anything that goes wrong (no cache directory, a jar that is a directory, a failed training run)
  * only means slaves start without the archive.
  */
-final class ClassDataArchive {
+public final class ClassDataArchive {
 
     /** How long the training run may take before the job starts without an archive. */
     private static final long TRAINING_TIMEOUT_S = 60;
     /**
-     * Archives kept in the cache, the most recently made: every rebuilt jar makes a new one (2.5 MiB),
-     * and a slave that maps one still has it when it is removed.
+     * Archives kept in the cache, the most recently made: every rebuilt jar makes a new one (2.5 MiB
+     * for slaves, 15 MiB for masters), and a JVM that maps one still has it when it is removed.
      */
     static final int KEPT_ARCHIVES = 16;
 
@@ -58,23 +64,50 @@ final class ClassDataArchive {
      * @return the archive, or empty when there is none to use
      */
     static Optional<Path> forSlaves(Path cacheDir, String java, List<String> jvmOptions, List<String> jars, List<String> loadAll) {
+        return archive("slave-", cacheDir, java, jvmOptions, jars, ClassDataTraining.class.getName(), loadAll);
+    }
+
+    /**
+     * The archive for masters of {@code java} (without JVM options) whose class path begins with
+     * {@code jars}, made now if the cache has none yet: the training loads every class of the jars
+     * in {@code loadAll} ({@link MasterClassDataTraining}).
+     *
+     * @param cacheDir where archives are kept, or null for none
+     * @param java     the masters' java executable
+     * @param jars     the jars that begin the masters' class path
+     * @param loadAll  the jars of {@code jars} whose every class the training loads
+     * @return the JVM options that map the archive, or none when there is no archive to use
+     */
+    public static List<String> forMasters(Path cacheDir, String java, List<String> jars, List<String> loadAll) {
+        return archive("master-", cacheDir, java, List.of(), jars, MasterClassDataTraining.class.getName(), loadAll)
+                .map(ClassDataArchive::options)
+                .orElse(List.of());
+    }
+
+    /** The JVM options that map {@code archive}; quiet: a JVM whose own options rule it out starts without it. */
+    static List<String> options(Path archive) {
+        return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off");
+    }
+
+    private static Optional<Path> archive(String kind, Path cacheDir, String java, List<String> jvmOptions, List<String> jars,
+                                          String training, List<String> loadAll) {
         try {
-            if (cacheDir == null || jars.stream().anyMatch(j -> !j.endsWith(".jar") || !Files.isRegularFile(Path.of(j)))) {
+            if (cacheDir == null || jars.isEmpty() || jars.stream().anyMatch(j -> !j.endsWith(".jar") || !Files.isRegularFile(Path.of(j)))) {
                 return Optional.empty();
             }
-            Path archive = cacheDir.resolve("slave-" + key(java, jvmOptions, jars) + ".jsa");
+            Path archive = cacheDir.resolve(kind + key(java, jvmOptions, jars) + ".jsa");
             if (Files.isRegularFile(archive)) {
                 return Optional.of(archive);
             }
             Files.createDirectories(cacheDir);
-            return train(archive, java, jvmOptions, jars, loadAll) ? Optional.of(archive) : Optional.empty();
+            return train(archive, java, jvmOptions, jars, training, loadAll) ? Optional.of(archive) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    private static boolean train(Path archive, String java, List<String> jvmOptions, List<String> jars, List<String> loadAll)
-            throws IOException {
+    private static boolean train(Path archive, String java, List<String> jvmOptions, List<String> jars, String training,
+                                 List<String> loadAll) throws IOException {
         Path partial = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".part");
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -82,7 +115,7 @@ final class ClassDataArchive {
         command.add("-XX:ArchiveClassesAtExit=" + partial);
         command.add("-cp");
         command.add(String.join(File.pathSeparator, jars));
-        command.add(ClassDataTraining.class.getName());
+        command.add(training);
         command.addAll(loadAll);
         ProcessBuilder pb = new ProcessBuilder(command);
         // As in a slave under the default park behaviour: its runtime then makes the park watch's parts.
@@ -116,7 +149,7 @@ final class ClassDataArchive {
     private static void prune(Path cacheDir) throws IOException {
         List<Path> archives;
         try (var files = Files.list(cacheDir)) {
-            archives = files.filter(f -> f.getFileName().toString().matches("slave-[0-9a-f]+\\.jsa")).toList();
+            archives = files.filter(f -> f.getFileName().toString().matches("(slave|master)-[0-9a-f]+\\.jsa")).toList();
         }
         Map<Path, FileTime> made = new HashMap<>();
         for (Path a : archives) {

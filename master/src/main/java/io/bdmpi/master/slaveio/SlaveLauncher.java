@@ -91,8 +91,7 @@ public final class SlaveLauncher {
         List<String> ownJars = List.of(codeSource(SlaveMain.class), codeSource(SpillDirectory.class)).stream().distinct().toList();
         this.archiveOptions = ClassDataArchive.forSlaves(context.classDataCacheDir(), context.javaExecutable(),
                         DEFAULT_SLAVE_JVM_OPTIONS, bdmpiClassPath, ownJars)
-                // Quiet: a slave whose own options rule the archive out (another collector) starts without it.
-                .map(a -> List.of("-XX:SharedArchiveFile=" + a, "-Xlog:cds*=off"))
+                .map(ClassDataArchive::options)
                 .orElse(List.of());
         this.runtimeOptions = runtimeOptions(context.javaExecutable());
     }
