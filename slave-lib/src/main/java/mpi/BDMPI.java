@@ -204,9 +204,8 @@ public final class BDMPI {
             return false;
         }
         try {
-            // The state is read where the piece arrived (the runtime's staging buffer, valid until the
-            // next MPI call; restore comes before any other communication).
-            try (DataInputStream in = new DataInputStream(StateStreams.reading(result.piece(0)))) {
+            // Read where the piece arrived, not copied whole first; an MPI call of restore copies what is left.
+            try (DataInputStream in = new DataInputStream(rt.readInPlace(result.piece(0)))) {
                 state.restore(in);
             }
         } catch (IOException | RuntimeException e) {

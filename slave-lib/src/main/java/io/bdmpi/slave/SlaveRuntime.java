@@ -16,6 +16,7 @@ import io.bdmpi.spill.SpillDirectory;
 import io.bdmpi.spill.SpillException;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -77,6 +78,8 @@ public final class SlaveRuntime implements AutoCloseable {
     /** This rank's off-heap arrays, made on first use. */
     private ArrayStore arrays;
     private final ParkWatch parkWatch;
+    /** A stream reading one of this runtime's buffers in place, detached before the next request; or null. */
+    private StateStreams.Reading inPlace;
 
     private SlaveRuntime(SlaveEnvironment env, SocketChannel channel) throws IOException {
         this.env = env;
@@ -363,6 +366,15 @@ public final class SlaveRuntime implements AutoCloseable {
 
     // ---------------------------------------------------------------- internals
 
+    /**
+     * A stream of the remaining bytes of {@code bytes}, a piece this runtime handed out (valid until
+     * its next request), read in place: if a request comes first, what is left is copied to the heap.
+     */
+    public synchronized InputStream readInPlace(ByteBuffer bytes) {
+        inPlace = new StateStreams.Reading(bytes);
+        return inPlace;
+    }
+
     ByteBuffer readSpilled(Payload.Spilled s) throws SpillException {
         if (s.length() > Integer.MAX_VALUE - 8) {
             discardSpilled(s);
@@ -529,6 +541,10 @@ public final class SlaveRuntime implements AutoCloseable {
      * until the next request.
      */
     private void flushOut() throws IOException {
+        if (inPlace != null) {
+            inPlace.detach();
+            inPlace = null;
+        }
         releaseReceived();
         handBackReleased();
         writeFully(out.flip());

@@ -10,6 +10,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * An iterative job that checkpoints with messages in flight: at every iteration each rank
@@ -19,7 +20,8 @@ import java.util.Arrays;
  * so both messages are buffered in the master at that moment. At the end each rank prints
  * {@code RESULT rank R x=.. total=.. blockSum=..}: the same lines whether or not the job died and
  * went on from a checkpoint. A restored rank prints {@code RESTORED rank R at iteration I} and
- * {@code RESUMED rank R at T ms} (the wall clock, for the time a recovery takes).
+ * {@code RESUMED rank R at T ms} (the wall clock, for the time a recovery takes). Its state's
+ * {@code restore} joins a barrier halfway through reading, as a program may.
  *
  * <p>Usage: {@code Checkpointed ITERATIONS EVERY BIG_BYTES STATE_BYTES [CRASH_RANK CRASH_ITERATION MODE]}.
  * MODE: {@code once} (the crash rank SIGKILLs itself at that iteration unless the job was
@@ -55,6 +57,12 @@ public final class Checkpointed {
             iteration = in.readInt();
             x = in.readLong();
             total = in.readLong();
+            // An MPI call in the middle of reading, as a program may make: the rest must still read intact.
+            try {
+                MPI.COMM_WORLD.barrier();
+            } catch (MPIException e) {
+                throw new IOException(e);
+            }
             block = new byte[in.readInt()];
             in.readFully(block);
         }
@@ -79,7 +87,8 @@ public final class Checkpointed {
         if (restored) {
             System.out.println("RESTORED rank " + rank + " at iteration " + state.iteration);
             System.out.println("RESUMED rank " + rank + " at " + System.currentTimeMillis() + " ms");
-            check(state.block.length == stateBytes && state.block[stateBytes - 1] == fill(rank, state.x),
+            byte expected = fill(rank, state.x);
+            check(state.block.length == stateBytes && IntStream.range(0, stateBytes).allMatch(k -> state.block[k] == expected),
                     "restored block of rank " + rank);
         } else {
             state.x = rank + 1;
