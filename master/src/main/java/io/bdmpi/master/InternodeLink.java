@@ -83,7 +83,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
 
     @Override
     public void recycle(String fileName) {
-        internode.recycle(fileName);
+        internode.recycle(fileName).forEach(deleteSpillFile);
     }
 
     @Override

@@ -206,12 +206,12 @@ public final class Internode implements AutoCloseable {
     /**
      * The receiver of a forwarded message has unmapped its recycled file {@code fileName}, which
      * may now hold another message (any thread; a name this master did not hand out is ignored).
+     *
+     * @return the idle recycled files beyond the pool's bound, which the caller deletes
      */
-    public void recycle(String fileName) {
+    public List<String> recycle(String fileName) {
         RecycledFiles files = recycled;
-        if (files != null) {
-            files.giveBack(fileName);
-        }
+        return files == null ? List.of() : files.giveBack(fileName);
     }
 
     /**

@@ -8,11 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The spill files a receiving master writes the large messages of other nodes into, reused from
@@ -23,15 +22,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * never maps ({@link SpillDirectory#mapMessage}).
  *
  * <p>A file goes back to the pool only once its reader is done with it: the receiving slave
- * unmaps it and then says so ({@code SlaveRequest.ReleaseSpill}), and the scheduler thread passes
- * the name on ({@link #giveBack}, any thread, a queue). A message that is deleted instead (a
- * receive cancelled, a job's end) just takes its file out of the pool. The pool keeps at most
- * {@code maxIdleBytes} of files nobody uses (their page cache stays, up to that much); a file
- * handed back beyond that is deleted. Every file lives in the job's spill directory, which goes
- * with the job on every path.
+ * unmaps it (or drops the message unread) and then says so ({@code SlaveRequest.ReleaseSpill}),
+ * and the scheduler thread passes the name on ({@link #giveBack}). The pool keeps at most
+ * {@code maxIdleBytes} of files nobody uses (their page cache stays, up to that much); the files
+ * beyond it leave the pool as they are handed back, for the master's file deleter. A file a
+ * message still holds when the job ends goes with the job's spill directory, on every path.
  *
- * <p>Owned by the thread that takes files ({@link #take}: the pump's inbox); only
- * {@link #giveBack} is called from elsewhere.
+ * <p>Shared by the pump's inbox ({@link #take}) and the scheduler thread ({@link #giveBack}) under
+ * its lock: one call of each per large message, never on a path of small ones.
  */
 final class RecycledFiles {
 
@@ -41,7 +39,6 @@ final class RecycledFiles {
 
     private final Path dir;
     private final long maxIdleBytes;
-    private final Queue<String> handedBack = new ConcurrentLinkedQueue<>();
     /** The length of every file of the pool that a message holds now (not idle). */
     private final Map<String, Long> inUse = new HashMap<>();
     /** Idle files and their lengths, oldest first. */
@@ -56,9 +53,26 @@ final class RecycledFiles {
         this.maxIdleBytes = maxIdleBytes;
     }
 
-    /** Any thread: the reader of {@code name} has unmapped it; a name the pool did not hand out is ignored. */
-    void giveBack(String name) {
-        handedBack.add(name);
+    /**
+     * The reader of {@code name} has unmapped it: it becomes idle. Returns the idle files now beyond
+     * {@code maxIdleBytes}, oldest first, which leave the pool and which the caller deletes (so the
+     * bound holds while no new message comes, and the deletion is off the caller's own path). A name
+     * the pool did not hand out, or handed back already, changes nothing.
+     */
+    synchronized List<String> giveBack(String name) {
+        Long length = inUse.remove(name);
+        if (length == null) {
+            return List.of();
+        }
+        idle.addLast(Map.entry(name, length));
+        idleBytes += length;
+        List<String> beyond = new ArrayList<>();
+        while (idleBytes > maxIdleBytes) {
+            Map.Entry<String, Long> oldest = idle.removeFirst();
+            idleBytes -= oldest.getValue();
+            beyond.add(oldest.getKey());
+        }
+        return beyond;
     }
 
     /**
@@ -67,8 +81,7 @@ final class RecycledFiles {
      *
      * @throws IOException when no file can be opened or made
      */
-    Taken take(long length) throws IOException {
-        takeHandedBack();
+    synchronized Taken take(long length) throws IOException {
         Map.Entry<String, Long> fit = null;
         Map.Entry<String, Long> longest = null;
         for (Map.Entry<String, Long> e : idle) {
@@ -98,27 +111,5 @@ final class RecycledFiles {
         }
         inUse.put(name, Math.max(length, pick == null ? 0 : pick.getValue()));
         return new Taken(name, channel);
-    }
-
-    /** Moves the files handed back to the idle list, deleting the ones beyond {@code maxIdleBytes}. */
-    private void takeHandedBack() {
-        for (String name; (name = handedBack.poll()) != null; ) {
-            Long length = inUse.remove(name);
-            if (length == null) {
-                continue;
-            }
-            idle.addLast(Map.entry(name, length));
-            idleBytes += length;
-        }
-        for (Iterator<Map.Entry<String, Long>> it = idle.iterator(); it.hasNext() && idleBytes > maxIdleBytes; ) {
-            Map.Entry<String, Long> e = it.next();
-            it.remove();
-            idleBytes -= e.getValue();
-            try {
-                Files.deleteIfExists(dir.resolve(e.getKey()));
-            } catch (IOException ignored) {
-                // The spill directory goes with the job.
-            }
-        }
     }
 }
