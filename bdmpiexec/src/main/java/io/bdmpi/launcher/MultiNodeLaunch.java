@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 /**
  * Starts the N masters of a job of several nodes through the MPI launcher:
@@ -117,13 +118,9 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * tests' class directories) in their order.
      */
     private static List<String> masterClassPath() {
-        List<String> jars = new ArrayList<>();
-        List<String> others = new ArrayList<>();
-        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            (e.endsWith(".jar") && Files.isRegularFile(Path.of(e)) ? jars : others).add(e);
-        }
-        jars.addAll(others);
-        return jars;
+        List<String> entries = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
+        return Stream.concat(entries.stream().filter(ClassDataArchive::isJar), entries.stream().filter(e -> !ClassDataArchive.isJar(e)))
+                .toList();
     }
 
     /**
@@ -133,17 +130,15 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * cache starts its master without it.
      */
     static List<String> masterJavaOptions() {
-        List<String> classPath = masterClassPath();
-        List<String> jars = classPath.stream().filter(e -> e.endsWith(".jar") && Files.isRegularFile(Path.of(e))).toList();
+        List<String> jars = masterClassPath().stream().filter(ClassDataArchive::isJar).toList();
         List<String> loadAll = new ArrayList<>();
         for (String name : ARCHIVED_JARS_OF) {
             try {
-                Path jar = Path.of(Class.forName(name, false, MultiNodeLaunch.class.getClassLoader())
-                        .getProtectionDomain().getCodeSource().getLocation().toURI());
-                if (jars.contains(jar.toString()) && !loadAll.contains(jar.toString())) {
-                    loadAll.add(jar.toString());
+                String jar = ClassDataArchive.codeSource(Class.forName(name, false, MultiNodeLaunch.class.getClassLoader()));
+                if (jars.contains(jar) && !loadAll.contains(jar)) {
+                    loadAll.add(jar);
                 }
-            } catch (ClassNotFoundException | java.net.URISyntaxException | RuntimeException notThere) {
+            } catch (ClassNotFoundException | RuntimeException notThere) {
                 // Not on the class path, or not from a jar: nothing of it to load.
             }
         }

@@ -100,13 +100,23 @@ public final class SlaveRuntime implements AutoCloseable {
     /** Connects to the master and waits until it lets this slave run. */
     public static SlaveRuntime connect(SlaveEnvironment env) throws IOException {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+        SlaveRuntime runtime = null;
         try {
             ch.connect(UnixDomainSocketAddress.of(env.socketPath()));
-            SlaveRuntime runtime = new SlaveRuntime(env, ch);
+            runtime = new SlaveRuntime(env, ch);
             runtime.call(new SlaveRequest.Hello(env.worldRank(), ProcessHandle.current().pid()), MasterReply.Go.class);
             return runtime;
         } catch (IOException | RuntimeException e) {
-            ch.close();
+            // Once registered with the runtime's selector, the socket is closed for good only with it.
+            try {
+                if (runtime != null) {
+                    runtime.close();
+                } else {
+                    ch.close();
+                }
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }

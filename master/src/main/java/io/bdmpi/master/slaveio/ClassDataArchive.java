@@ -5,6 +5,7 @@ import io.bdmpi.slave.SlaveEnvironment;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -84,6 +85,31 @@ public final class ClassDataArchive {
                 .orElse(List.of());
     }
 
+    /**
+     * Whether a class path entry is a jar file, the only kind an archive holds classes of.
+     *
+     * @param entry a class path entry
+     * @return true for an existing regular file named *.jar
+     */
+    public static boolean isJar(String entry) {
+        return entry.endsWith(".jar") && Files.isRegularFile(Path.of(entry));
+    }
+
+    /**
+     * The jar (or directory) a class was loaded from.
+     *
+     * @param c a class loaded from the class path
+     * @return its code source's path
+     * @throws IllegalStateException if the location is not a path
+     */
+    public static String codeSource(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate " + c.getName(), e);
+        }
+    }
+
     /** The JVM options that map {@code archive}; quiet: a JVM whose own options rule it out starts without it. */
     static List<String> options(Path archive) {
         return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off");
@@ -92,7 +118,7 @@ public final class ClassDataArchive {
     private static Optional<Path> archive(String kind, Path cacheDir, String java, List<String> jvmOptions, List<String> jars,
                                           String training, List<String> loadAll) {
         try {
-            if (cacheDir == null || jars.isEmpty() || jars.stream().anyMatch(j -> !j.endsWith(".jar") || !Files.isRegularFile(Path.of(j)))) {
+            if (cacheDir == null || jars.isEmpty() || !jars.stream().allMatch(ClassDataArchive::isJar)) {
                 return Optional.empty();
             }
             Path archive = cacheDir.resolve(kind + key(java, jvmOptions, jars) + ".jsa");

@@ -12,7 +12,6 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -23,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 /** Builds the command line of slave JVMs and starts them. */
 public final class SlaveLauncher {
@@ -72,9 +72,8 @@ public final class SlaveLauncher {
     public SlaveLauncher(MasterContext context, SlaveMemory memory) {
         this.context = context;
         this.memory = memory;
-        Set<String> bdmpi = new LinkedHashSet<>();
-        bdmpi.add(codeSource(SlaveMain.class));
-        bdmpi.add(codeSource(SpillDirectory.class));
+        List<String> ownJars = Stream.of(SlaveMain.class, SpillDirectory.class).map(ClassDataArchive::codeSource).distinct().toList();
+        Set<String> bdmpi = new LinkedHashSet<>(ownJars);
         Libc.classPathEntries().forEach(p -> bdmpi.add(p.toString()));
         this.bdmpiClassPath = List.copyOf(bdmpi);
         Set<String> entries = new LinkedHashSet<>(bdmpi);
@@ -88,7 +87,6 @@ public final class SlaveLauncher {
         }
         this.classPath = String.join(File.pathSeparator, entries);
         // The training loads every class of slave-lib and spill, not of jnr-ffi's jars.
-        List<String> ownJars = List.of(codeSource(SlaveMain.class), codeSource(SpillDirectory.class)).stream().distinct().toList();
         this.archiveOptions = ClassDataArchive.forSlaves(context.classDataCacheDir(), context.javaExecutable(),
                         DEFAULT_SLAVE_JVM_OPTIONS, bdmpiClassPath, ownJars)
                 .map(ClassDataArchive::options)
@@ -202,14 +200,6 @@ public final class SlaveLauncher {
             throw new IOException("interrupted while starting slaves", e);
         } finally {
             starters.shutdown();
-        }
-    }
-
-    private static String codeSource(Class<?> c) {
-        try {
-            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException("cannot locate " + c.getName(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.bdmpi.tests.programs;
 
+import io.bdmpi.spill.SpillDirectory;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
@@ -137,7 +138,7 @@ public final class RecycledSpill {
 
     private static List<String> recycledFiles() throws IOException {
         try (Stream<Path> s = Files.list(Path.of(System.getenv("BDMPI_SPILL_DIR")))) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("pool-")).sorted().toList();
+            return s.map(p -> p.getFileName().toString()).filter(SpillDirectory::isRecycled).sorted().toList();
         }
     }
 }

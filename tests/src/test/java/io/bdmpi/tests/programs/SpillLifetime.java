@@ -1,5 +1,7 @@
 package io.bdmpi.tests.programs;
 
+import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.spill.SpillDirectory;
 import mpi.BDMPI;
 import mpi.MPI;
 import mpi.MPIException;
@@ -33,8 +35,8 @@ import java.util.stream.Stream;
 public final class SpillLifetime {
 
     private static final long SHIPPED_GRACE_MS = 5_000;
-    /** What a master keeps of idle recycled files at most, by default (MasterContext.RECYCLED_SPILL_BYTES_DEFAULT). */
-    private static final long RECYCLED_MAX_BYTES = 256L << 20;
+    /** What a master keeps of idle recycled files at most, by default (a constant, so no master class is loaded here). */
+    private static final long RECYCLED_MAX_BYTES = MasterContext.RECYCLED_SPILL_BYTES_DEFAULT;
 
     private SpillLifetime() {
     }
@@ -140,17 +142,13 @@ public final class SpillLifetime {
     /** The message files in the spill directory (recycled files hold no message once received). */
     private static List<String> list(Path spill) throws IOException {
         try (Stream<Path> s = Files.list(spill)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("pool-")).toList();
+            return s.map(p -> p.getFileName().toString()).filter(n -> !SpillDirectory.isRecycled(n)).toList();
         }
     }
 
     private static long recycledBytes(Path spill) throws IOException {
         try (Stream<Path> s = Files.list(spill)) {
-            long bytes = 0;
-            for (Path p : (Iterable<Path>) s.filter(p -> p.getFileName().toString().startsWith("pool-"))::iterator) {
-                bytes += Files.size(p);
-            }
-            return bytes;
+            return s.filter(p -> SpillDirectory.isRecycled(p.getFileName().toString())).mapToLong(p -> p.toFile().length()).sum();
         }
     }
 
