@@ -5,6 +5,7 @@ import io.bdmpi.master.checkpoint.Checkpointing;
 import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
+import io.bdmpi.master.control.ControlMessage;
 import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.Internode;
 import io.bdmpi.master.internode.Placement;
@@ -125,7 +126,14 @@ public final class NodeMaster {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
                 if (context.launcherAddress() != null) {
-                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents());
+                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents(),
+                            context.heldPlacement() ? holdings(context.dirOn(context.restartDir(), node)) : null);
+                }
+                if (context.heldPlacement()) {
+                    // bdmpiexec places the ranks where the directories hold their parts; this one is brought up to that checkpoint.
+                    ControlMessage.Placed placed = launcher.placement();
+                    context.placedBy(placed.nodeOf());
+                    CheckpointStore.commitIn(context.dirOn(context.restartDir(), node), placed.sequence());
                 }
                 Path named = context.dirOn(context.checkpointDir() != null ? context.checkpointDir() : context.restartDir(), node);
                 if (named != null) {
@@ -211,6 +219,16 @@ public final class NodeMaster {
             }
         }
         return result.exitCode();
+    }
+
+    /** What the node-local checkpoint directory {@code dir}, this master's own, holds: for bdmpiexec to place the ranks. */
+    private static ControlMessage.Holdings holdings(Path dir) throws IOException {
+        List<ControlMessage.HeldPart> parts = new ArrayList<>();
+        for (CheckpointStore.Held h : CheckpointStore.heldIn(dir)) {
+            CheckpointStore.Part p = h.part();
+            parts.add(new ControlMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
+        }
+        return new ControlMessage.Holdings(parts);
     }
 
     /**
