@@ -80,6 +80,7 @@ final class JobWatch implements AutoCloseable {
     /** Each master's holdings, until the planner has answered (guarded by itself). */
     private final List<List<ControlMessage.HeldPart>> holdings;
     private volatile ControlMessage placement;
+    private final AtomicReference<String> rankDeath = new AtomicReference<>();
     private Consumer<LostNode> onLost;
     private final long startNs = System.nanoTime();
     private final List<Thread> threads = new ArrayList<>();
@@ -131,6 +132,11 @@ final class JobWatch implements AutoCloseable {
     /** The placement sent to the masters ({@link ControlMessage.Placed} or {@link ControlMessage.NotPlaced}), or null while none. */
     ControlMessage placement() {
         return placement;
+    }
+
+    /** Why the job failed when a master said that one of its ranks died (the first to say so), else null. */
+    String rankDeath() {
+        return rankDeath.get();
     }
 
     /** The masters' latest snapshots (nodes that sent none yet are left out). */
@@ -189,6 +195,8 @@ final class JobWatch implements AutoCloseable {
                     m.send(new ControlMessage.ClockReply(probe.masterNanos(), System.nanoTime()));
                 } else if (msg instanceof ControlMessage.Status status) {
                     m.latest = status.snapshot();
+                } else if (msg instanceof ControlMessage.RankDied died) {
+                    rankDeath.compareAndSet(null, died.failure());
                 } else if (msg instanceof ControlMessage.Holdings held) {
                     holdingsOf(m.node, held);
                 } else if (msg instanceof ControlMessage.Goodbye) {

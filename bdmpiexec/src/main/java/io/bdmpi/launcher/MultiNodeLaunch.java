@@ -69,6 +69,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /** How long the masters' death recorders get to say in which order they died (see {@link MasterRoster}). */
     private static final long RECORDER_WAIT_MS = 2_000;
+    /** How long the masters' connections get, once mpiexec has ended, to deliver what the masters said last. */
+    private static final long LAST_WORDS_WAIT_MS = 2_000;
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
@@ -156,10 +158,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * @param exitCode the run's exit code
      * @param lines    the last lines mpiexec wrote (none when they went to the status line's display)
      * @param lostNode the first node whose master stopped answering or died, or null
+     * @param rankDeath why it failed when a master said that one of its ranks died, else null
      * @param placement what the masters were told of the ranks' placement ({@link ControlMessage.Placed}
      *                  or {@link ControlMessage.NotPlaced}), or null when they placed them themselves
      */
-    private record Ended(int exitCode, List<String> lines, LostNode lostNode, ControlMessage placement) {
+    private record Ended(int exitCode, List<String> lines, LostNode lostNode, String rankDeath, ControlMessage placement) {
     }
 
     /**
@@ -189,7 +192,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 done.add(new JobStats.Recovery(last.recovery(), last.failure(), placed.sequence(), last.lostSeconds(),
                         last.restartSeconds()));
             }
-            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of(), null);
+            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of());
             if (checkpointDir != null) {
                 List<Path> dirs = launch.checkpointDirs();
                 try {
@@ -208,7 +211,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     : failed ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
             // A rank that died: its master reported it; the job goes on from the checkpoint on the same nodes.
             String failure = loss.map(l -> "node " + l.node() + " was lost: " + l.how())
-                    .orElse(failed ? masters.rankDeath() : null);
+                    .orElse(failed ? ended.rankDeath() : null);
             if (failure == null) {
                 return launch.joinOutputs(ended, done);
             }
@@ -465,7 +468,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     hosts == null && hostFile == null, planner);
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: cannot listen for the masters' heartbeats: " + e.getMessage());
-            return new Ended(1, List.of(), null, null);
+            return new Ended(1, List.of(), null, null, null);
         }
         ProgressReporter display = ProgressReporter.start(new MasterContext().statusLine(statusLine).progressSeconds(progressSeconds),
                 f -> {
@@ -495,7 +498,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             System.err.println("bdmpiexec: cannot start the masters with " + mpiexec.path() + ": " + e.getMessage());
             watch.close();
             closeQuietly(display);
-            return new Ended(1, List.of(), null, null);
+            return new Ended(1, List.of(), null, null, null);
         }
         OutputRelay out = null;
         OutputRelay err = null;
@@ -528,9 +531,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 lines.addAll(out.lastLines());
                 lines.addAll(err.lastLines());
             }
-            return new Ended(exitCode, lines, watch.lost(), watch.placement());
+            // Each master's last words (a rank's death, its goodbye) are read before the connections close.
+            watch.awaitOthers(-1, LAST_WORDS_WAIT_MS);
+            return new Ended(exitCode, lines, watch.lost(), watch.rankDeath(), watch.placement());
         } catch (InterruptedException e) {
-            return new Ended(1, List.of(), watch.lost(), watch.placement());
+            return new Ended(1, List.of(), watch.lost(), watch.rankDeath(), watch.placement());
         } finally {
             watch.close();
             closeQuietly(display);

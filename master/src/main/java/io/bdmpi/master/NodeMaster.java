@@ -175,8 +175,8 @@ public final class NodeMaster {
                 // On several nodes bdmpiexec recovers: it starts the masters again (see MultiNodeLaunch).
                 boolean recover = result.rankDied() && recoveries.size() < context.recoveries() && context.nodes() == 1
                         && store.latest() != null && !stopRequested;
-                if (result.rankDied() && context.nodes() > 1 && context.recoveries() > 0 && !stopRequested) {
-                    MasterRoster.rankDied(store.directory(), result.failure()); // bdmpiexec starts the job again
+                if (result.rankDied() && context.nodes() > 1 && context.recoveries() > 0 && !stopRequested && launcher != null) {
+                    launcher.rankDied(result.failure()); // bdmpiexec starts the job again
                 }
                 if (!recover) {
                     stats = stats == null ? null : stats.withRecoveries(recoveries);

@@ -25,6 +25,7 @@ public sealed interface ControlMessage {
     byte HOLDINGS = 8;
     byte PLACED = 9;
     byte NOT_PLACED = 10;
+    byte RANK_DIED = 11;
 
     /**
      * Writes the message (not flushed).
@@ -185,6 +186,18 @@ public sealed interface ControlMessage {
         }
     }
 
+    /**
+     * Master to launcher, before its goodbye: one of its ranks died ({@code failure}, the master's
+     * one line), so that the launcher starts the job again from its last checkpoint ({@code --recover}).
+     */
+    record RankDied(String failure) implements ControlMessage {
+        @Override
+        public void writeTo(DataOutputStream out) throws IOException {
+            out.writeByte(RANK_DIED);
+            out.writeUTF(failure);
+        }
+    }
+
     private static void writeInts(DataOutputStream out, List<Integer> values) throws IOException {
         out.writeInt(values.size());
         for (int v : values) {
@@ -252,6 +265,8 @@ public sealed interface ControlMessage {
                 return new Placed(in.readInt(), readInts(in));
             case NOT_PLACED:
                 return new NotPlaced(in.readUTF());
+            case RANK_DIED:
+                return new RankDied(in.readUTF());
             default:
                 throw new IOException("bad control message type " + type);
         }

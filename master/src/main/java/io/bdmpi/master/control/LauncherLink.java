@@ -19,9 +19,9 @@ import java.util.function.Consumer;
  * <b>bdmpi-heartbeat</b> sends a heartbeat every {@value #HEARTBEAT_MS} ms (with the node's
  * latest snapshot when the scheduler gave one; it never waits for the scheduler, nor for MPI, so
  * a master whose MPI calls block still answers) and notices a launcher that went silent;
- * <b>bdmpi-launcher-reader</b> takes the launcher's heartbeats and its news of a lost node. Only
- * the heartbeat thread writes, except for the clock probes before it starts and the goodbye after
- * it stopped.
+ * <b>bdmpi-launcher-reader</b> takes the launcher's heartbeats, its news of a lost node and its
+ * placement of the ranks. Writes are under the link's lock: the heartbeat thread's, the clock
+ * probes and holdings before it starts, a rank's death and the goodbye.
  */
 public final class LauncherLink implements AutoCloseable {
 
@@ -269,6 +269,20 @@ public final class LauncherLink implements AutoCloseable {
     private synchronized void send(ControlMessage m) throws IOException {
         m.writeTo(out);
         out.flush();
+    }
+
+    /**
+     * Tells the launcher that one of this node's ranks died, so that it starts the job again from
+     * the last checkpoint; before the goodbye.
+     *
+     * @param failure the master's one line about it
+     */
+    public void rankDied(String failure) {
+        try {
+            send(new ControlMessage.RankDied(failure));
+        } catch (IOException e) {
+            lost("its connection failed: " + e.getMessage());
+        }
     }
 
     /**

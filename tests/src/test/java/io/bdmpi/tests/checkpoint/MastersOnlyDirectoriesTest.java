@@ -46,10 +46,11 @@ class MastersOnlyDirectoriesTest {
     }
 
     /**
-     * An MPI launcher named like {@code real}'s (so that bdmpiexec takes it for that library's) that
-     * runs {@code real} in a new mount namespace with {@code disks} bound over {@code seen}.
+     * An MPI launcher named like {@code mpi}'s own (so that bdmpiexec takes it for that library's)
+     * that runs the real one in a new mount namespace with {@code disks} bound over {@code seen}.
      */
-    private static Path launcherWithHiddenDisks(Path bin, String real, Path disks, Path seen) throws IOException {
+    private static Path launcherWithHiddenDisks(Path bin, MpiAbi mpi, Path disks, Path seen) throws IOException {
+        String real = mpi == MpiAbi.MPICH ? "mpiexec.mpich" : "mpiexec.openmpi";
         Path script = Files.createDirectories(bin).resolve(real);
         Files.writeString(script, "#!/bin/sh\nexec unshare --mount --propagation private sh -c 'mount --bind \"$1\" \"$2\" && shift 2"
                 + " && exec \"$@\"' sh '" + disks + "' '" + seen + "' /usr/bin/" + real + " \"$@\"\n");
@@ -74,8 +75,7 @@ class MastersOnlyDirectoriesTest {
         List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
         Path disks = Files.createDirectory(temp.resolve("disks"));
         Path seen = Files.createDirectory(temp.resolve("seen"));
-        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi == MpiAbi.MPICH ? "mpiexec.mpich" : "mpiexec.openmpi",
-                disks, seen);
+        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
         Path lost = disks.resolve("node-1");
         CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -111,11 +111,46 @@ class MastersOnlyDirectoriesTest {
         assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
 
         assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
-        for (String node : List.of("node-0", "node-2")) {
-            List<String> left = SeveralNodesCheckpointTest.list(disks.resolve(node)).stream().filter(f -> !f.startsWith(".")).toList();
+        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-2"));
+    }
+
+    /**
+     * Rank 4 SIGKILLs itself at iteration 10, after checkpoint 3: its master tells bdmpiexec over
+     * the side channel (the directories, where masters also note it, are out of bdmpiexec's sight),
+     * and the job goes on from checkpoint 3 on the same three nodes.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MpiAbi.class, names = "MPICH")
+    void aRankDeathIsRecoveredFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
+        assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path disks = Files.createDirectory(temp.resolve("disks"));
+        Path seen = Files.createDirectory(temp.resolve("seen"));
+        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
+
+        JobResult r = ring(mpi).args(4, 10, "once").options("--mpiexec", mpiexec.toString(), "--checkpoint-dir",
+                seen.resolve("node-%n").toString(), "--recover", "1").run().assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stderrContaining("bdmpiexec: rank 4 \\(pid \\d+\\) was killed by signal 9.*; going on from checkpoint 3"
+                + " on 3 nodes \\(recovery 1 of 1\\)").size() == 1, "the recovery is announced");
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
+        assertEquals(1, r.requireStats().recoveries().size());
+        assertEquals(3, r.requireStats().recoveries().get(0).checkpoint(), "the checkpoint the masters went on from");
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-1", "node-2"));
+    }
+
+    /**
+     * Each of {@code nodes} in {@code disks} holds one checkpoint (and the masters' roster, which
+     * bdmpiexec removes only where it sees it), with two parts: its node's and a buddy copy.
+     */
+    private static void assertOnlyTheLastCheckpointIn(Path disks, List<String> nodes) throws IOException {
+        for (String node : nodes) {
+            List<String> left = SeveralNodesCheckpointTest.list(disks.resolve(node)).stream().filter(f -> !f.equals(".masters")).toList();
             assertEquals(1, left.size(), "only the last checkpoint is left in " + node + ": " + left);
             assertTrue(left.get(0).startsWith("checkpoint-"), left.toString());
-            assertEquals(List.of("part-0", "part-1"), SeveralNodesCheckpointTest.list(disks.resolve(node).resolve(left.get(0))));
+            List<String> parts = SeveralNodesCheckpointTest.list(disks.resolve(node).resolve(left.get(0)));
+            assertTrue(parts.size() == 2 && parts.stream().allMatch(p -> p.startsWith("part-")), node + ": " + parts);
         }
     }
 }
