@@ -107,6 +107,18 @@ class JobWatchTest {
         }
     }
 
+    /** A placement the planner refuses reaches the master as an error with the planner's reason. */
+    @Test
+    void aRefusedPlacementIsTheMastersErrorWithItsReason() throws Exception {
+        BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(1, List.of(), true, held -> new ControlMessage.NotPlaced("node 1's part is lost")).start(l -> { });
+             LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored), new ControlMessage.Holdings(List.of()))) {
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, node0::placement);
+            assertEquals("node 1's part is lost", e.getMessage());
+            assertEquals(new ControlMessage.NotPlaced("node 1's part is lost"), watch.placement());
+        }
+    }
+
     private static void hello(Socket s, int node, String host, long pid) throws IOException {
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
         new ControlMessage.Hello(node, host, pid).writeTo(out);
