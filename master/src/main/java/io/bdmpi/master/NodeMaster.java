@@ -221,12 +221,21 @@ public final class NodeMaster {
         return result.exitCode();
     }
 
-    /** What the node-local checkpoint directory {@code dir}, this master's own, holds: for bdmpiexec to place the ranks. */
-    private static ControlMessage.Holdings holdings(Path dir) throws IOException {
+    /**
+     * What the node-local checkpoint directory {@code dir}, this master's own, holds: for bdmpiexec
+     * to place the ranks. One it cannot read is said (on stderr) to hold nothing, so that bdmpiexec
+     * answers every master at once rather than wait for this one.
+     */
+    private static ControlMessage.Holdings holdings(Path dir) {
         List<ControlMessage.HeldPart> parts = new ArrayList<>();
-        for (CheckpointStore.Held h : CheckpointStore.heldIn(dir)) {
-            CheckpointStore.Part p = h.part();
-            parts.add(new ControlMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
+        try {
+            for (CheckpointStore.Held h : CheckpointStore.heldIn(dir)) {
+                CheckpointStore.Part p = h.part();
+                parts.add(new ControlMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
+            }
+        } catch (IOException e) {
+            System.err.println("bdmpiexec: cannot read the checkpoints in " + dir + ": " + e.getMessage());
+            parts.clear();
         }
         return new ControlMessage.Holdings(parts);
     }
