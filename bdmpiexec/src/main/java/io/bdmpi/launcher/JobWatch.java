@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * bdmpiexec's end of the side channel to the masters of a job of several nodes (see
@@ -28,6 +29,10 @@ import java.util.function.Consumer;
  * its connection ends without a goodbye, or when it never connects within {@link #CONNECT_LIMIT_MS}.
  * The first lost node is printed in one line, named to every other master (which then end their
  * part) and handed to the launch, which ends what is left of the job.
+ *
+ * <p>Masters started again after a lost node with node-local checkpoint directories each tell
+ * what their directory holds ({@link ControlMessage.Holdings}); once all have, the planner's
+ * answer ({@link ControlMessage.Placed} or {@link ControlMessage.NotPlaced}) goes to every one.
  *
  * <p>Threads: <b>bdmpi-watch-accept</b>, one <b>bdmpi-watch-N</b> reader per master, and
  * <b>bdmpi-watch</b>, which beats and judges silence. A master's record is written by its reader
@@ -71,6 +76,11 @@ final class JobWatch implements AutoCloseable {
     private final List<String> hosts;
     private final AtomicReferenceArray<Master> masters;
     private final AtomicReference<LostNode> lost = new AtomicReference<>();
+    private final Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner;
+    /** Each master's holdings, until the planner has answered (guarded by itself). */
+    private final List<List<ControlMessage.HeldPart>> holdings;
+    private volatile ControlMessage placement;
+    private final AtomicReference<String> rankDeath = new AtomicReference<>();
     private Consumer<LostNode> onLost;
     private final long startNs = System.nanoTime();
     private final List<Thread> threads = new ArrayList<>();
@@ -83,13 +93,18 @@ final class JobWatch implements AutoCloseable {
      * @param nodes  masters expected
      * @param hosts  their hosts in node order (from --hosts), or empty when all run here or a host file says
      * @param local  whether every master runs on this machine
+     * @param planner from every master's holdings (in node order), the placement they all get; null
+     *                when the masters place their ranks themselves
      */
-    JobWatch(int nodes, List<String> hosts, boolean local) throws IOException {
+    JobWatch(int nodes, List<String> hosts, boolean local, Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner)
+            throws IOException {
         InetAddress bind = local ? InetAddress.getLoopbackAddress() : null;
         this.server = new ServerSocket(0, nodes, bind);
         this.address = (local ? bind.getHostAddress() : LauncherLink.hostName()) + ":" + server.getLocalPort();
         this.hosts = hosts;
         this.masters = new AtomicReferenceArray<>(nodes);
+        this.planner = planner;
+        this.holdings = new ArrayList<>(java.util.Collections.nCopies(nodes, null));
     }
 
     /** {@code HOST:PORT} for the masters' {@code --launcher} option. */
@@ -112,6 +127,16 @@ final class JobWatch implements AutoCloseable {
     /** The first lost node, or null while none. */
     LostNode lost() {
         return lost.get();
+    }
+
+    /** The placement sent to the masters ({@link ControlMessage.Placed} or {@link ControlMessage.NotPlaced}), or null while none. */
+    ControlMessage placement() {
+        return placement;
+    }
+
+    /** Why the job failed when a master said that one of its ranks died (the first to say so), else null. */
+    String rankDeath() {
+        return rankDeath.get();
     }
 
     /** The masters' latest snapshots (nodes that sent none yet are left out). */
@@ -170,6 +195,10 @@ final class JobWatch implements AutoCloseable {
                     m.send(new ControlMessage.ClockReply(probe.masterNanos(), System.nanoTime()));
                 } else if (msg instanceof ControlMessage.Status status) {
                     m.latest = status.snapshot();
+                } else if (msg instanceof ControlMessage.RankDied died) {
+                    rankDeath.compareAndSet(null, died.failure());
+                } else if (msg instanceof ControlMessage.Holdings held) {
+                    holdingsOf(m.node, held);
                 } else if (msg instanceof ControlMessage.Goodbye) {
                     m.ended = true;
                     return;
@@ -186,6 +215,29 @@ final class JobWatch implements AutoCloseable {
         } finally {
             if (m != null) {
                 m.gone = true;
+            }
+        }
+    }
+
+    /** Keeps one master's holdings; with the last, plans and tells every master (on that master's reader). */
+    private void holdingsOf(int node, ControlMessage.Holdings held) {
+        ControlMessage plan;
+        synchronized (holdings) {
+            if (planner == null || placement != null || holdings.get(node) != null) {
+                return;
+            }
+            holdings.set(node, held.parts());
+            if (holdings.contains(null)) {
+                return;
+            }
+            plan = planner.apply(List.copyOf(holdings));
+            placement = plan;
+        }
+        for (int n = 0; n < masters.length(); n++) {
+            try {
+                masters.get(n).send(plan);
+            } catch (IOException e) {
+                // Its reader sees the connection fail.
             }
         }
     }

@@ -145,6 +145,14 @@ public final class LaunchOptions {
     @Option(names = "--node-dirs", hidden = true, split = ",")
     List<Integer> nodeDirs;
 
+    /**
+     * Set by bdmpiexec on the masters it starts again after a lost node, with node-local checkpoint
+     * directories: each master tells bdmpiexec what its own directory holds and bdmpiexec places
+     * the ranks (instead of -ns, --placement and the config file's per-node list).
+     */
+    @Option(names = "--held-placement", hidden = true)
+    boolean heldPlacement;
+
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g). "
@@ -331,6 +339,10 @@ public final class LaunchOptions {
             }
             nodeSettings = perNode;
         }
+        if (heldPlacement) {
+            nodeSettings = List.of(); // each node's slaves come with the placement, which replaces the user's
+            placement = "block";
+        }
         int mostSlaves = nodeSettings.stream().map(NodeSettings::slaves).filter(Objects::nonNull).reduce(slaves, Math::max);
         if (running != MasterContext.RUNNING_AUTO && (running < 1 || running > mostSlaves)) {
             throw new UsageException("-nr=" + running + " must be between 1 and "
@@ -379,6 +391,7 @@ public final class LaunchOptions {
                 .checkpointDir(checkpointDir)
                 .restartDir(restartDir)
                 .nodeDirs(nodeDirs == null ? List.of() : nodeDirs)
+                .heldPlacement(heldPlacement)
                 .recoveries(recover)
                 .launcherAddress(launcherAddress);
         return ctx.conclude();

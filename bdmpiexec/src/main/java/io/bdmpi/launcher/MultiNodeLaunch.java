@@ -4,6 +4,7 @@ import io.bdmpi.master.NodeMaster;
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.control.ControlMessage;
 import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.MpiLauncher;
 import io.bdmpi.master.observe.JobSnapshot;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -39,7 +41,9 @@ import java.util.stream.Stream;
  * surviving nodes (its hosts less the lost one's, and a spare host in its place if the hosts list
  * one), the same ranks spread over them in blocks, going on from the last checkpoint in the
  * checkpoint directory (which every node sees); at most N times. With node-local checkpoint
- * directories the ranks go to the survivors that hold their parts ({@link NodeLocalRecovery}).
+ * directories bdmpiexec reads none of them: it starts the job again on every survivor, each in its
+ * own directory, and the ranks go to the survivors that hold their parts, as the masters say
+ * ({@link NodeLocalRecovery}).
  *
  * @param mpiexec         the launcher of the MPI library the masters bind
  * @param nodes           -nn
@@ -65,6 +69,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /** How long the masters' death recorders get to say in which order they died (see {@link MasterRoster}). */
     private static final long RECORDER_WAIT_MS = 2_000;
+    /** How long the masters' connections get, once mpiexec has ended, to deliver what the masters said last. */
+    private static final long LAST_WORDS_WAIT_MS = 2_000;
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
@@ -152,8 +158,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * @param exitCode the run's exit code
      * @param lines    the last lines mpiexec wrote (none when they went to the status line's display)
      * @param lostNode the first node whose master stopped answering or died, or null
+     * @param rankDeath why it failed when a master said that one of its ranks died, else null
+     * @param placement what the masters were told of the ranks' placement ({@link ControlMessage.Placed}
+     *                  or {@link ControlMessage.NotPlaced}), or null when they placed them themselves
      */
-    private record Ended(int exitCode, List<String> lines, LostNode lostNode) {
+    private record Ended(int exitCode, List<String> lines, LostNode lostNode, String rankDeath, ControlMessage placement) {
     }
 
     /**
@@ -165,16 +174,25 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     public int run() {
         AtomicBoolean stopping = new AtomicBoolean();
         List<JobStats.Recovery> done = new ArrayList<>();
-        if (recoveries > 0 && checkpointDir != null) {
+        if (recoveries > 0 && checkpointDir != null && !MasterContext.nodeLocal(checkpointDir)) {
             Thread reader = new Thread(CheckpointStore::prepareReading, "bdmpi-prepare-recovery");
             reader.setDaemon(true);
             reader.start();
         }
         List<String> javaOptions = masterJavaOptions();
         MultiNodeLaunch launch = this;
+        Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner = null;
         while (true) {
-            Ended ended = launch.runOnce(stopping, javaOptions);
-            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of(), null);
+            Ended ended = launch.runOnce(stopping, javaOptions, planner);
+            if (ended.placement() instanceof ControlMessage.NotPlaced) {
+                return launch.joinOutputs(ended, done); // the planner said why
+            }
+            if (ended.placement() instanceof ControlMessage.Placed placed) {
+                JobStats.Recovery last = done.remove(done.size() - 1);
+                done.add(new JobStats.Recovery(last.recovery(), last.failure(), placed.sequence(), last.lostSeconds(),
+                        last.restartSeconds()));
+            }
+            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of());
             if (checkpointDir != null) {
                 List<Path> dirs = launch.checkpointDirs();
                 try {
@@ -193,7 +211,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     : failed ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
             // A rank that died: its master reported it; the job goes on from the checkpoint on the same nodes.
             String failure = loss.map(l -> "node " + l.node() + " was lost: " + l.how())
-                    .orElse(failed ? masters.rankDeath() : null);
+                    .orElse(failed ? ended.rankDeath() : null);
             if (failure == null) {
                 return launch.joinOutputs(ended, done);
             }
@@ -202,12 +220,18 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             int lost = loss.map(NodeLoss::node).orElse(-1);
             MultiNodeLaunch next = null;
             int sequence = 0;
+            planner = null;
+            if (refusal == null && MasterContext.nodeLocal(checkpointDir)) {
+                // The masters read their own directories: the checkpoint and the announcement come with their holdings.
+                next = launch.onSurvivors(lost);
+                planner = next.planner(failure, loss.isPresent(), done.size() + 1);
+                done.add(new JobStats.Recovery(done.size() + 1, failure, 0, -1, -1));
+                launch.removeParts();
+                launch = next;
+                continue;
+            }
             try {
-                if (refusal == null && MasterContext.nodeLocal(checkpointDir)) {
-                    NodeLocalRecovery plan = NodeLocalRecovery.plan(checkpointDir, launch.survivingDirs(lost));
-                    next = plan == null ? null : launch.placedBy(plan);
-                    sequence = plan == null ? 0 : plan.sequence();
-                } else if (refusal == null) {
+                if (refusal == null) {
                     CheckpointStore.Checkpoint from = CheckpointStore.latestIn(checkpointDir, CheckpointStore.Sharing.SHARED);
                     next = from == null ? null : lost >= 0 ? launch.without(lost, from.worldSize()) : launch.again();
                     sequence = from == null ? 0 : from.sequence();
@@ -284,32 +308,59 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     /**
-     * The launch that goes on from node-local checkpoints as {@code plan} places the ranks: on the
-     * nodes it keeps (their hosts, from {@code --hosts} or the host file), each in its own directory.
-     * A spare host has none of the checkpoint's parts, so none is used.
+     * The launch that goes on from node-local checkpoints without node {@code lost} (-1: on the
+     * same nodes): on every survivor (its host, from {@code --hosts} or the host file), each in its
+     * own directory; the masters tell what their directories hold and {@link #planner} places the
+     * ranks. A spare host has none of the checkpoint's parts, so none is used.
      */
-    MultiNodeLaunch placedBy(NodeLocalRecovery plan) {
+    MultiNodeLaunch onSurvivors(int lost) {
         String survivors = null;
         List<String> list = hostList();
         if (list != null) {
             List<String> kept = new ArrayList<>();
             for (int n = 0; n < nodes && n < list.size(); n++) {
-                if (plan.slots().contains(dirOf(n))) {
+                if (n != lost) {
                     kept.add(list.get(n));
                 }
             }
             survivors = String.join(",", kept);
         }
-        StringBuilder perNode = new StringBuilder();
-        StringBuilder dirs = new StringBuilder();
-        int[] slaves = plan.slavesPerNode();
-        for (int i = 0; i < slaves.length; i++) {
-            perNode.append(i == 0 ? "" : ",").append(slaves[i]);
-            dirs.append(i == 0 ? "" : ",").append(plan.slots().get(i));
+        List<Integer> dirs = survivingDirs(lost);
+        StringBuilder slots = new StringBuilder();
+        for (int d : dirs) {
+            slots.append(slots.length() == 0 ? "" : ",").append(d);
         }
-        int n = plan.slots().size();
-        return withOptions(n, survivors, plan.slots(), List.of("-nn", Integer.toString(n), "--node-slaves", perNode.toString(),
-                "--node-dirs", dirs.toString(), "--placement", plan.placement(), "--restart", checkpointDir.toString()));
+        int n = dirs.size();
+        return withOptions(n, survivors, dirs, List.of("-nn", Integer.toString(n), "--node-dirs", slots.toString(),
+                "--held-placement", "--restart", checkpointDir.toString()));
+    }
+
+    /**
+     * What this launch (from {@link #onSurvivors}) answers its masters' holdings with: the plan of
+     * {@link NodeLocalRecovery}, announced with {@code failure} as recovery {@code recovery}; or,
+     * when there is none, why the job cannot go on (also printed, after {@code failure} when
+     * {@code nodeLost}: the master of a rank that died has named it).
+     */
+    private Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner(String failure, boolean nodeLost, int recovery) {
+        return held -> {
+            String reason;
+            try {
+                NodeLocalRecovery plan = NodeLocalRecovery.plan(nodeDirs, held);
+                if (plan != null) {
+                    System.err.println("bdmpiexec: " + failure + "; going on from checkpoint " + plan.sequence() + " on " + nodes
+                            + " node" + (nodes == 1 ? "" : "s") + " (recovery " + recovery + " of " + recoveries + ")");
+                    return plan.placed();
+                }
+                reason = "no checkpoint to go on from";
+            } catch (NodeLocalRecovery.Refused e) {
+                reason = "the checkpoints in " + checkpointDir + " cannot be used: " + e.getMessage();
+            }
+            if (nodeLost) {
+                System.err.println("bdmpiexec: " + failure);
+            }
+            System.err.println("bdmpiexec: the job cannot go on: " + reason);
+            return new ControlMessage.NotPlaced(reason);
+        };
     }
 
     /**
@@ -408,15 +459,16 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         }
     }
 
-    private Ended runOnce(AtomicBoolean stopping, List<String> javaOptions) {
+    private Ended runOnce(AtomicBoolean stopping, List<String> javaOptions,
+                          Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner) {
         Process[] started = new Process[1];
         JobWatch watch;
         try {
             watch = new JobWatch(nodes, hosts == null ? List.of() : Arrays.asList(hosts.split(",")),
-                    hosts == null && hostFile == null);
+                    hosts == null && hostFile == null, planner);
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: cannot listen for the masters' heartbeats: " + e.getMessage());
-            return new Ended(1, List.of(), null);
+            return new Ended(1, List.of(), null, null, null);
         }
         ProgressReporter display = ProgressReporter.start(new MasterContext().statusLine(statusLine).progressSeconds(progressSeconds),
                 f -> {
@@ -446,7 +498,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             System.err.println("bdmpiexec: cannot start the masters with " + mpiexec.path() + ": " + e.getMessage());
             watch.close();
             closeQuietly(display);
-            return new Ended(1, List.of(), null);
+            return new Ended(1, List.of(), null, null, null);
         }
         OutputRelay out = null;
         OutputRelay err = null;
@@ -479,9 +531,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 lines.addAll(out.lastLines());
                 lines.addAll(err.lastLines());
             }
-            return new Ended(exitCode, lines, watch.lost());
+            // Each master's last words (a rank's death, its goodbye) are read before the connections close.
+            watch.awaitOthers(-1, LAST_WORDS_WAIT_MS);
+            return new Ended(exitCode, lines, watch.lost(), watch.rankDeath(), watch.placement());
         } catch (InterruptedException e) {
-            return new Ended(1, List.of(), watch.lost());
+            return new Ended(1, List.of(), watch.lost(), watch.rankDeath(), watch.placement());
         } finally {
             watch.close();
             closeQuietly(display);

@@ -1,10 +1,8 @@
 package io.bdmpi.launcher;
 
-import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.control.ControlMessage;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,55 +15,70 @@ import java.util.List;
  * then restores its ranks from its own directory. The ranks of parts held by one survivor only go
  * there first; each of the others to whichever of its part's two holders has fewer ranks so far.
  *
- * <p>bdmpiexec reads the surviving directories' manifests to decide: it must see them (on one
- * machine, as here, or where the nodes' directories are readable from bdmpiexec's host).
+ * <p>Only the masters read the directories: bdmpiexec starts the job again on every survivor
+ * ({@code --held-placement}), each master tells it what its own directory holds
+ * ({@link ControlMessage.Holdings}), bdmpiexec plans here and tells them all
+ * ({@link ControlMessage.Placed}); so a directory need be visible on its own node only.
  *
  * @param sequence  the checkpoint to go on from
  * @param worldSize its ranks
- * @param slots     the directory number ({@code %n}) of each node of the new run
- * @param nodeOf    the new run's node of each rank
+ * @param nodeOf    the new run's node (a survivor's index) of each rank
  */
-record NodeLocalRecovery(int sequence, int worldSize, List<Integer> slots, int[] nodeOf) {
+record NodeLocalRecovery(int sequence, int worldSize, List<Integer> nodeOf) {
+
+    /** Why a job cannot go on from its node-local checkpoints. */
+    static final class Refused extends Exception {
+        Refused(String reason) {
+            super(reason);
+        }
+    }
 
     /**
-     * Plans the run after a failure, over the directories {@code survivors} (their {@code %n}
-     * numbers, in the order of the nodes that keep them), from the newest checkpoint any of them
-     * holds; a directory whose master was lost before it heard of that checkpoint's commit is
-     * brought up to it first ({@link CheckpointStore#commitIn}). Null when there is no checkpoint.
+     * Plans the run after a failure from what the survivors' directories hold, from the newest
+     * checkpoint any of them has committed; a directory that holds that checkpoint's parts
+     * uncommitted (its master was lost before it heard of the commit) is brought up to it by its
+     * master. Every survivor keeps a rank at least: one that would get none takes one of a part it
+     * holds from the co-holder with the most.
      *
-     * @param pattern the checkpoint directory, with {@link MasterContext#NODE_MARK}
-     * @throws IOException when a directory cannot be read, or a part of the checkpoint is on no survivor
+     * @param survivors the directory number ({@code %n}) of each node of the new run, in its order
+     * @param held      what each of those directories holds, in the same order
+     * @return the plan, or null when no survivor holds a committed checkpoint
+     * @throws Refused naming the lost nodes when a part of the checkpoint is on no survivor, or a
+     *                 survivor that holds nothing of it
      */
-    static NodeLocalRecovery plan(Path pattern, List<Integer> survivors) throws IOException {
-        MasterContext dirs = new MasterContext().nodeDirs(survivors);
-        List<CheckpointStore.Checkpoint> held = new ArrayList<>();
+    static NodeLocalRecovery plan(List<Integer> survivors, List<List<ControlMessage.HeldPart>> held) throws Refused {
         int sequence = 0;
-        for (int i = 0; i < survivors.size(); i++) {
-            CheckpointStore.Checkpoint c = CheckpointStore.latestIn(dirs.dirOn(pattern, i), CheckpointStore.Sharing.NODE_LOCAL);
-            held.add(c);
-            sequence = c == null ? sequence : Math.max(sequence, c.sequence());
+        for (List<ControlMessage.HeldPart> parts : held) {
+            for (ControlMessage.HeldPart p : parts) {
+                sequence = p.committed() ? Math.max(sequence, p.sequence()) : sequence;
+            }
         }
         if (sequence == 0) {
             return null;
         }
-        for (int i = 0; i < survivors.size(); i++) {
-            if (held.get(i) == null || held.get(i).sequence() != sequence) {
-                held.set(i, CheckpointStore.commitIn(dirs.dirOn(pattern, i), sequence));
-            }
-        }
-        int worldSize = held.get(0).worldSize();
-        int nodes = held.get(0).nodes();
+        int worldSize = -1;
+        int nodes = -1;
         // The survivors that hold each part of the checkpoint (as numbered by the run that took it).
         List<List<Integer>> holders = new ArrayList<>();
         List<List<Integer>> ranksOf = new ArrayList<>();
-        for (int part = 0; part < nodes; part++) {
-            holders.add(new ArrayList<>());
-            ranksOf.add(List.of());
-        }
         for (int i = 0; i < survivors.size(); i++) {
-            for (CheckpointStore.Part p : held.get(i).parts()) {
-                holders.get(p.node()).add(i);
-                ranksOf.set(p.node(), p.ranks());
+            boolean any = false;
+            for (ControlMessage.HeldPart p : held.get(i)) {
+                if (p.sequence() != sequence) {
+                    continue;
+                }
+                any = true;
+                worldSize = p.worldSize();
+                while (holders.size() < p.nodes()) {
+                    holders.add(new ArrayList<>());
+                    ranksOf.add(List.of());
+                }
+                nodes = p.nodes();
+                holders.get(p.part()).add(i);
+                ranksOf.set(p.part(), p.ranks());
+            }
+            if (!any) {
+                throw new Refused("directory " + survivors.get(i) + " holds neither checkpoint " + sequence + " nor its parts");
             }
         }
         // A rank goes to a survivor that holds its part: the only one, else the one with the fewest
@@ -73,17 +86,21 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> slots, int[]
         int[] load = new int[survivors.size()];
         int[] holderOf = new int[worldSize];
         Arrays.fill(holderOf, -1);
+        List<Integer> lost = new ArrayList<>();
         for (int part = 0; part < nodes; part++) {
             if (holders.get(part).isEmpty()) {
-                throw new IOException("node " + part + "'s part of checkpoint " + sequence + " is on no surviving node"
-                        + " (its node and its buddy, node " + (part + 1) % nodes + ", are both lost)");
-            }
-            if (holders.get(part).size() == 1) {
+                lost.add(part);
+            } else if (holders.get(part).size() == 1) {
                 for (int rank : ranksOf.get(part)) {
                     holderOf[rank] = holders.get(part).get(0);
                     load[holderOf[rank]]++;
                 }
             }
+        }
+        if (!lost.isEmpty()) {
+            int part = lost.get(0);
+            throw new Refused("node " + part + "'s part of checkpoint " + sequence + " is on no surviving node"
+                    + " (its node and its buddy, node " + (part + 1) % nodes + ", are both lost)");
         }
         for (int part = 0; part < nodes; part++) {
             for (int rank : holders.get(part).size() == 1 ? List.<Integer>of() : ranksOf.get(part)) {
@@ -95,40 +112,44 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> slots, int[]
                 load[best]++;
             }
         }
-        // Survivors that got no rank are left out; the others are the new run's nodes, in order.
-        int[] newNode = new int[survivors.size()];
-        List<Integer> slots = new ArrayList<>();
+        // Every survivor runs a master, so each keeps a rank: one left with none takes a rank of a
+        // part it holds from the co-holder with the most (more than one).
         for (int i = 0; i < survivors.size(); i++) {
-            newNode[i] = load[i] > 0 ? slots.size() : -1;
-            if (load[i] > 0) {
-                slots.add(survivors.get(i));
+            for (int rank = 0; rank < worldSize && load[i] == 0; rank++) {
+                int from = holderOf[rank];
+                if (from >= 0 && load[from] > 1 && holds(holders, ranksOf, i, rank)) {
+                    holderOf[rank] = i;
+                    load[from]--;
+                    load[i]++;
+                }
+            }
+            if (load[i] == 0) {
+                throw new Refused("directory " + survivors.get(i) + " holds no rank of checkpoint " + sequence
+                        + " that another survivor can spare");
             }
         }
-        int[] nodeOf = new int[worldSize];
+        List<Integer> nodeOf = new ArrayList<>(worldSize);
         for (int rank = 0; rank < worldSize; rank++) {
             if (holderOf[rank] < 0) {
-                throw new IOException("checkpoint " + sequence + " holds no state of rank " + rank);
+                throw new Refused("checkpoint " + sequence + " holds no state of rank " + rank);
             }
-            nodeOf[rank] = newNode[holderOf[rank]];
+            nodeOf.add(holderOf[rank]);
         }
-        return new NodeLocalRecovery(sequence, worldSize, List.copyOf(slots), nodeOf);
+        return new NodeLocalRecovery(sequence, worldSize, List.copyOf(nodeOf));
     }
 
-    /** The new run's slaves on each node. */
-    int[] slavesPerNode() {
-        int[] count = new int[slots.size()];
-        for (int n : nodeOf) {
-            count[n]++;
+    /** Whether survivor {@code i} holds the part of {@code rank}. */
+    private static boolean holds(List<List<Integer>> holders, List<List<Integer>> ranksOf, int i, int rank) {
+        for (int part = 0; part < holders.size(); part++) {
+            if (ranksOf.get(part).contains(rank)) {
+                return holders.get(part).contains(i);
+            }
         }
-        return count;
+        return false;
     }
 
-    /** The new run's placement, as {@code --placement} takes it: each rank's node. */
-    String placement() {
-        StringBuilder b = new StringBuilder();
-        for (int n : nodeOf) {
-            b.append(b.length() == 0 ? "" : ",").append(n);
-        }
-        return b.toString();
+    /** The message that tells the masters this plan. */
+    ControlMessage.Placed placed() {
+        return new ControlMessage.Placed(sequence, nodeOf);
     }
 }

@@ -31,8 +31,8 @@ class JobWatchTest {
     void aSilentMasterIsLostWithinTheLimitAndTheOthersAreTold() throws Exception {
         BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
         BlockingQueue<String> toldNode0 = new LinkedBlockingQueue<>();
-        try (JobWatch watch = new JobWatch(2, List.of(), true).start(lost::add);
-             LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(toldNode0));
+        try (JobWatch watch = new JobWatch(2, List.of(), true, null).start(lost::add);
+             LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(toldNode0), null);
              Socket node1 = new Socket(watch.address().split(":")[0], Integer.parseInt(watch.address().split(":")[1]))) {
             assertTrue(Math.abs(node0.clockOffsetNanos()) < TimeUnit.MILLISECONDS.toNanos(5),
                     "one JVM, one clock: offset " + node0.clockOffsetNanos() + " ns");
@@ -60,10 +60,10 @@ class JobWatchTest {
     void aConnectionClosedWithoutGoodbyeIsALossButAGoodbyeIsNot() throws Exception {
         BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
         BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
-        try (JobWatch watch = new JobWatch(3, List.of(), true).start(lost::add)) {
-            LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored));
+        try (JobWatch watch = new JobWatch(3, List.of(), true, null).start(lost::add)) {
+            LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored), null);
             node0.goodbye(0);
-            LauncherLink node2 = LauncherLink.connect(watch.address(), 2, listener(ignored));
+            LauncherLink node2 = LauncherLink.connect(watch.address(), 2, listener(ignored), null);
             assertNull(lost.poll(LauncherLink.SILENCE_LIMIT_MS + 1_000, TimeUnit.MILLISECONDS), "a goodbye is no loss");
             try (Socket node1 = new Socket(watch.address().split(":")[0], Integer.parseInt(watch.address().split(":")[1]))) {
                 hello(node1, 1, LauncherLink.hostName(), 77);
@@ -75,6 +75,47 @@ class JobWatchTest {
             assertEquals(77, l.pid());
             assertTrue(l.reason().startsWith("is gone ("), l.reason());
             node2.close();
+        }
+    }
+
+    /**
+     * Masters started again with node-local directories tell what theirs hold; once both have, the
+     * planner sees both holdings in node order and each master gets its answer, over the wire.
+     */
+    @Test
+    void theMastersHoldingsArePlannedOnceAllAreInAndEveryoneHearsThePlan() throws Exception {
+        BlockingQueue<List<List<ControlMessage.HeldPart>>> asked = new LinkedBlockingQueue<>();
+        ControlMessage.Placed placed = new ControlMessage.Placed(7, List.of(1, 0, 1));
+        ControlMessage.HeldPart mine = new ControlMessage.HeldPart(7, true, 0, 2, 3, List.of(0, 1));
+        ControlMessage.HeldPart waiting = new ControlMessage.HeldPart(7, false, 1, 2, 3, List.of(2));
+        BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(2, List.of(), true, held -> {
+                asked.add(held);
+                return placed;
+            }).start(l -> { });
+             LauncherLink node1 = LauncherLink.connect(watch.address(), 1, listener(ignored),
+                     new ControlMessage.Holdings(List.of(waiting, mine)))) {
+            assertNull(asked.poll(300, TimeUnit.MILLISECONDS), "no plan before every master has told its holdings");
+            assertNull(watch.placement());
+            try (LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored),
+                    new ControlMessage.Holdings(List.of()))) {
+                assertEquals(placed, node0.placement());
+                assertEquals(placed, node1.placement());
+                assertEquals(List.of(List.of(), List.of(waiting, mine)), asked.poll(1, TimeUnit.SECONDS));
+                assertEquals(placed, watch.placement());
+            }
+        }
+    }
+
+    /** A placement the planner refuses reaches the master as an error with the planner's reason. */
+    @Test
+    void aRefusedPlacementIsTheMastersErrorWithItsReason() throws Exception {
+        BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(1, List.of(), true, held -> new ControlMessage.NotPlaced("node 1's part is lost")).start(l -> { });
+             LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored), new ControlMessage.Holdings(List.of()))) {
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, node0::placement);
+            assertEquals("node 1's part is lost", e.getMessage());
+            assertEquals(new ControlMessage.NotPlaced("node 1's part is lost"), watch.placement());
         }
     }
 

@@ -25,24 +25,24 @@ class NodeLossTest {
     @Test
     void hydraReportsTheFirstMasterToDie() {
         assertEquals(Optional.of(new NodeLoss(1, "its master (pid 101 on vm) was killed by signal 9")),
-                NodeLoss.find(HYDRA, new MasterRoster.Masters(THREE, List.of(1, 0, 2), null)));
+                NodeLoss.find(HYDRA, new MasterRoster.Masters(THREE, List.of(1, 0, 2))));
     }
 
     @Test
     void aMasterThatNeverRecordedItsDeathWentWithItsMachine() {
-        assertEquals(2, NodeLoss.find(HYDRA, new MasterRoster.Masters(THREE, List.of(1, 0), null)).orElseThrow().node());
+        assertEquals(2, NodeLoss.find(HYDRA, new MasterRoster.Masters(THREE, List.of(1, 0))).orElseThrow().node());
     }
 
     @Test
     void openMpiNamesTheRank() {
         List<String> lines = List.of("mpiexec.openmpi noticed that process rank 2 with PID 0 on node vm exited on signal 9 (Killed).");
         assertEquals(Optional.of(new NodeLoss(2, "its master on vm was killed by signal 9")),
-                NodeLoss.find(lines, new MasterRoster.Masters(List.of(), List.of(), null)));
+                NodeLoss.find(lines, new MasterRoster.Masters(List.of(), List.of())));
     }
 
     @Test
     void aFailedJobWithoutADeadMasterLosesNoNode() {
         assertEquals(Optional.empty(), NodeLoss.find(List.of("bdmpiexec: job failed: rank 4 (pid 7) was killed by signal 9"),
-                new MasterRoster.Masters(THREE, List.of(0, 1, 2), null)));
+                new MasterRoster.Masters(THREE, List.of(0, 1, 2))));
     }
 }

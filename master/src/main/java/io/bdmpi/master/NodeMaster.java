@@ -5,6 +5,7 @@ import io.bdmpi.master.checkpoint.Checkpointing;
 import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
+import io.bdmpi.master.control.ControlMessage;
 import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.Internode;
 import io.bdmpi.master.internode.Placement;
@@ -125,7 +126,14 @@ public final class NodeMaster {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
                 if (context.launcherAddress() != null) {
-                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents());
+                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents(),
+                            context.heldPlacement() ? holdings(context.dirOn(context.restartDir(), node)) : null);
+                }
+                if (context.heldPlacement()) {
+                    // bdmpiexec places the ranks where the directories hold their parts; this one is brought up to that checkpoint.
+                    ControlMessage.Placed placed = launcher.placement();
+                    context.placedBy(placed.nodeOf());
+                    CheckpointStore.commitIn(context.dirOn(context.restartDir(), node), placed.sequence());
                 }
                 Path named = context.dirOn(context.checkpointDir() != null ? context.checkpointDir() : context.restartDir(), node);
                 if (named != null) {
@@ -167,8 +175,8 @@ public final class NodeMaster {
                 // On several nodes bdmpiexec recovers: it starts the masters again (see MultiNodeLaunch).
                 boolean recover = result.rankDied() && recoveries.size() < context.recoveries() && context.nodes() == 1
                         && store.latest() != null && !stopRequested;
-                if (result.rankDied() && context.nodes() > 1 && context.recoveries() > 0 && !stopRequested) {
-                    MasterRoster.rankDied(store.directory(), result.failure()); // bdmpiexec starts the job again
+                if (result.rankDied() && context.nodes() > 1 && context.recoveries() > 0 && !stopRequested && launcher != null) {
+                    launcher.rankDied(result.failure()); // bdmpiexec starts the job again
                 }
                 if (!recover) {
                     stats = stats == null ? null : stats.withRecoveries(recoveries);
@@ -211,6 +219,25 @@ public final class NodeMaster {
             }
         }
         return result.exitCode();
+    }
+
+    /**
+     * What the node-local checkpoint directory {@code dir}, this master's own, holds: for bdmpiexec
+     * to place the ranks. One it cannot read is said (on stderr) to hold nothing, so that bdmpiexec
+     * answers every master at once rather than wait for this one.
+     */
+    private static ControlMessage.Holdings holdings(Path dir) {
+        List<ControlMessage.HeldPart> parts = new ArrayList<>();
+        try {
+            for (CheckpointStore.Held h : CheckpointStore.heldIn(dir)) {
+                CheckpointStore.Part p = h.part();
+                parts.add(new ControlMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
+            }
+        } catch (IOException e) {
+            System.err.println("bdmpiexec: cannot read the checkpoints in " + dir + ": " + e.getMessage());
+            parts.clear();
+        }
+        return new ControlMessage.Holdings(parts);
     }
 
     /**

@@ -123,8 +123,8 @@ public final class CheckpointStore {
     /**
      * Makes checkpoint {@code sequence}, which node 0 committed, the latest in the node-local
      * directory {@code dir} of a master that was lost before it heard so (its {@code .incoming-N/}
-     * is complete: node 0 commits only then); nothing to do where it is already. For bdmpiexec,
-     * before it goes on from that checkpoint.
+     * is complete: node 0 commits only then); nothing to do where it is already. For the master
+     * of {@code dir}, before it goes on from that checkpoint after a lost node.
      *
      * @return the checkpoint as {@code dir} now holds it
      * @throws IOException when {@code dir} holds neither, or the disk fails
@@ -138,6 +138,55 @@ public final class CheckpointStore {
             store.committed(sequence);
         }
         return store.latest();
+    }
+
+    /**
+     * A part of a checkpoint that a node-local directory holds: its node's own or a buddy copy,
+     * {@code committed} there, or written whole and waiting for the commit ({@code .incoming-N/}).
+     *
+     * @param committed whether the directory has committed it
+     * @param part      its manifest
+     */
+    public record Held(boolean committed, Part part) {
+    }
+
+    /**
+     * What the node-local directory {@code dir} holds (read only: nothing is created or removed):
+     * the parts of its newest committed checkpoint, and those of newer checkpoints written whole
+     * (their manifest, written last, is there) but not committed here, as in the directory of a
+     * master lost before it heard of a commit. Empty when {@code dir} does not exist. For a
+     * relaunched master, which tells bdmpiexec so that the ranks go where their parts are.
+     *
+     * @throws IOException when a manifest cannot be read
+     */
+    public static List<Held> heldIn(Path dir) throws IOException {
+        List<Held> held = new ArrayList<>();
+        Checkpoint latest = latestIn(dir, Sharing.NODE_LOCAL);
+        if (latest == null && !Files.isDirectory(dir)) {
+            return held;
+        }
+        int committed = latest == null ? 0 : latest.sequence();
+        if (latest != null) {
+            latest.parts().forEach(p -> held.add(new Held(true, p)));
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            for (Path incoming : (Iterable<Path>) entries.sorted()::iterator) {
+                String name = incoming.getFileName().toString();
+                if (!name.startsWith(INCOMING) || !name.substring(INCOMING.length()).matches("\\d+")
+                        || Integer.parseInt(name.substring(INCOMING.length())) <= committed) {
+                    continue;
+                }
+                try (Stream<Path> parts = Files.list(incoming)) {
+                    for (Path part : (Iterable<Path>) parts.sorted()::iterator) {
+                        Path manifest = part.resolve(MANIFEST);
+                        if (part.getFileName().toString().startsWith(PART) && Files.isRegularFile(manifest)) {
+                            held.add(new Held(false, JSON.readValue(manifest.toFile(), Part.class)));
+                        }
+                    }
+                }
+            }
+        }
+        return held;
     }
 
     /**

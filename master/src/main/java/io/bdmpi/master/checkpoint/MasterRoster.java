@@ -28,7 +28,6 @@ public final class MasterRoster {
     private static final String DIR = ".masters";
     private static final String NODE = "node-";
     private static final String DEATHS = "deaths";
-    private static final String RANK_DIED = "rank-died";
     /** The recorder: $0 the node, $1 the deaths file; {@code read} and {@code echo} are built in. */
     private static final String RECORDER = "while read -r line; do :; done; echo \"$0\" >> \"$1\"";
 
@@ -39,12 +38,8 @@ public final class MasterRoster {
     public record Entry(int node, long pid, String host) {
     }
 
-    /**
-     * The masters of a run and the order in which they died (nodes, first first).
-     *
-     * @param rankDeath why the job failed when a rank's process died (see {@link #rankDied}), else null
-     */
-    public record Masters(List<Entry> entries, List<Integer> deaths, String rankDeath) {
+    /** The masters of a run and the order in which they died (nodes, first first). */
+    public record Masters(List<Entry> entries, List<Integer> deaths) {
     }
 
     private MasterRoster() {
@@ -67,15 +62,6 @@ public final class MasterRoster {
     }
 
     /**
-     * Records that the job failed because one of this master's ranks died (the one-line reason), for
-     * bdmpiexec to start the job again from the last checkpoint ({@code --recover}).
-     */
-    public static void rankDied(Path checkpointDir, String failure) throws IOException {
-        Path dir = Files.createDirectories(checkpointDir.resolve(DIR));
-        Files.writeString(dir.resolve(RANK_DIED), failure + "\n", StandardCharsets.UTF_8);
-    }
-
-    /**
      * The masters registered in {@code checkpointDirs} (one shared directory, or each node's own)
      * and their deaths so far; unreadable entries are skipped. Waits up to {@code waitMs} for every
      * registered master's death to be recorded. With several directories the order of deaths is
@@ -86,15 +72,13 @@ public final class MasterRoster {
         while (true) {
             List<Entry> entries = new ArrayList<>();
             List<Integer> deaths = new ArrayList<>();
-            String rankDeath = null;
             for (Path dir : checkpointDirs) {
                 Masters m = readNow(dir);
                 entries.addAll(m.entries());
                 deaths.addAll(m.deaths());
-                rankDeath = rankDeath != null ? rankDeath : m.rankDeath();
             }
             if (deaths.size() >= entries.size() || System.nanoTime() > deadline) {
-                return new Masters(entries, deaths, rankDeath);
+                return new Masters(entries, deaths);
             }
             Thread.sleep(10);
         }
@@ -105,7 +89,7 @@ public final class MasterRoster {
         List<Integer> deaths = new ArrayList<>();
         Path dir = checkpointDir.resolve(DIR);
         if (!Files.isDirectory(dir)) {
-            return new Masters(entries, deaths, null);
+            return new Masters(entries, deaths);
         }
         try {
             if (Files.isRegularFile(dir.resolve(DEATHS))) {
@@ -130,13 +114,7 @@ public final class MasterRoster {
         } catch (IOException | RuntimeException e) {
             // A master died while registering: the others still name themselves.
         }
-        String rankDeath = null;
-        try {
-            rankDeath = Files.isRegularFile(dir.resolve(RANK_DIED)) ? Files.readString(dir.resolve(RANK_DIED)).trim() : null;
-        } catch (IOException e) {
-            // Being written: the job then ends as it is.
-        }
-        return new Masters(entries, deaths, rankDeath);
+        return new Masters(entries, deaths);
     }
 
     /** Removes the roster. */

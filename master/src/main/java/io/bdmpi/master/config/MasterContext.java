@@ -87,6 +87,7 @@ public final class MasterContext {
     private Path classDataCacheDir = defaultCacheDir();
     private Path restartDir;
     private List<Integer> nodeDirs = List.of();
+    private boolean heldPlacement;
     private int recoveries;
     private boolean concluded;
 
@@ -342,6 +343,44 @@ public final class MasterContext {
     }
 
     /**
+     * Whether the ranks are placed where the masters' node-local directories hold their parts of
+     * the checkpoint to go on from ({@code --held-placement}, set by bdmpiexec when it starts a job
+     * again after a lost node): each master tells bdmpiexec what its own directory holds, bdmpiexec
+     * places the ranks and tells every master ({@link #placedBy}). Needs a node-local
+     * {@link #restartDir}. Default false.
+     */
+    public boolean heldPlacement() { return heldPlacement; }
+    public MasterContext heldPlacement(boolean v) { heldPlacement = v; return this; }
+
+    /**
+     * Takes the placement bdmpiexec gave after the masters told it their holdings: the node of
+     * each world rank, as a {@code --placement} list; each node's slaves are the ranks it gets.
+     *
+     * @param nodeOf the node of each world rank, every one of the {@link #nodes} given at least one
+     * @return this context
+     * @throws IllegalArgumentException when a node gets no rank or a rank no node of this job
+     */
+    public MasterContext placedBy(List<Integer> nodeOf) {
+        int[] count = new int[nodes];
+        for (int n : nodeOf) {
+            if (n < 0 || n >= nodes) {
+                throw new IllegalArgumentException("bdmpiexec placed a rank on node " + n + " of " + nodes);
+            }
+            count[n]++;
+        }
+        List<NodeSettings> perNode = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            if (count[n] == 0) {
+                throw new IllegalArgumentException("bdmpiexec placed no rank on node " + n);
+            }
+            perNode.add(new NodeSettings(n, count[n], null, null, null));
+        }
+        nodeSettings = List.copyOf(perNode);
+        placement = String.join(",", nodeOf.stream().map(String::valueOf).toList());
+        return this;
+    }
+
+    /**
      * How many times a job whose rank died (on several nodes: whose master or machine was lost)
      * rolls back to its last checkpoint: --recover. Default 0.
      */
@@ -421,6 +460,9 @@ public final class MasterContext {
         }
         if (!nodeDirs.isEmpty() && nodeDirs.size() != nodes) {
             errors.add("--node-dirs has " + nodeDirs.size() + " entries for -nn=" + nodes + " nodes");
+        }
+        if (heldPlacement && (!nodeLocal(restartDir) || launcherAddress == null)) {
+            errors.add("--held-placement is for masters that bdmpiexec starts with a node-local --restart directory");
         }
         if (restartDir != null && !nodeLocal(restartDir) && !Files.isDirectory(restartDir)) {
             errors.add("--restart=" + restartDir + " is not a directory");

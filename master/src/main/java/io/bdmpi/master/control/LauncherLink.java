@@ -19,9 +19,9 @@ import java.util.function.Consumer;
  * <b>bdmpi-heartbeat</b> sends a heartbeat every {@value #HEARTBEAT_MS} ms (with the node's
  * latest snapshot when the scheduler gave one; it never waits for the scheduler, nor for MPI, so
  * a master whose MPI calls block still answers) and notices a launcher that went silent;
- * <b>bdmpi-launcher-reader</b> takes the launcher's heartbeats and its news of a lost node. Only
- * the heartbeat thread writes, except for the clock probes before it starts and the goodbye after
- * it stopped.
+ * <b>bdmpi-launcher-reader</b> takes the launcher's heartbeats, its news of a lost node and its
+ * placement of the ranks. Writes are under the link's lock: the heartbeat thread's, the clock
+ * probes and holdings before it starts, a rank's death and the goodbye.
  */
 public final class LauncherLink implements AutoCloseable {
 
@@ -70,17 +70,22 @@ public final class LauncherLink implements AutoCloseable {
     private final Thread heartbeat;
     private final Thread reader;
     private volatile Consumer<CompletableFuture<JobSnapshot>> snapshots;
+    /** The launcher's {@link ControlMessage.Placed} or {@link ControlMessage.NotPlaced}, for a master that told its holdings. */
+    private final CompletableFuture<ControlMessage> placement = new CompletableFuture<>();
     private volatile long lastHeardNs = System.nanoTime();
     private volatile boolean closed;
     private boolean launcherLost;
 
-    private LauncherLink(Socket socket, int node, Listener listener) throws IOException {
+    private LauncherLink(Socket socket, int node, Listener listener, ControlMessage.Holdings holdings) throws IOException {
         this.socket = socket;
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         this.listener = listener;
         send(new ControlMessage.Hello(node, hostName(), ProcessHandle.current().pid()));
         this.clockOffsetNanos = measureClock();
+        if (holdings != null) {
+            send(holdings); // after the probes: the launcher's answer comes once every master has probed and told its own
+        }
         // From now on the heartbeat thread judges silence: a timeout could cut a message in two.
         socket.setSoTimeout(0);
         this.heartbeat = daemon(this::beat, "bdmpi-heartbeat");
@@ -94,10 +99,13 @@ public final class LauncherLink implements AutoCloseable {
      * @param address  the launcher's {@code HOST:PORT}
      * @param node     this master's node
      * @param listener told of lost nodes and of a lost launcher
+     * @param holdings what this master's node-local checkpoint directory holds, when the launcher
+     *                 is to place the ranks ({@link #placement}); else null
      * @return the running link
      * @throws IOException if the launcher cannot be reached
      */
-    public static LauncherLink connect(String address, int node, Listener listener) throws IOException {
+    public static LauncherLink connect(String address, int node, Listener listener, ControlMessage.Holdings holdings)
+            throws IOException {
         int colon = address.lastIndexOf(':');
         if (colon < 0) {
             throw new IOException("bad launcher address " + address);
@@ -108,7 +116,7 @@ public final class LauncherLink implements AutoCloseable {
             s.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
                     HANDSHAKE_TIMEOUT_MS);
             s.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
-            LauncherLink link = new LauncherLink(s, node, listener);
+            LauncherLink link = new LauncherLink(s, node, listener, holdings);
             link.heartbeat.start();
             link.reader.start();
             return link;
@@ -135,6 +143,27 @@ public final class LauncherLink implements AutoCloseable {
      */
     public long clockOffsetNanos() {
         return clockOffsetNanos;
+    }
+
+    /**
+     * Waits for the launcher's placement of the ranks, which it sends once every master has told
+     * its holdings (see {@link #connect}).
+     *
+     * @return the checkpoint to go on from and each rank's node
+     * @throws IOException when the launcher says the job cannot go on, or it or another node is
+     *                     lost first
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public ControlMessage.Placed placement() throws IOException, InterruptedException {
+        try {
+            ControlMessage m = placement.get();
+            if (m instanceof ControlMessage.NotPlaced not) {
+                throw new IOException(not.reason());
+            }
+            return (ControlMessage.Placed) m;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        }
     }
 
     /**
@@ -211,7 +240,10 @@ public final class LauncherLink implements AutoCloseable {
             }
             lastHeardNs = System.nanoTime();
             if (m instanceof ControlMessage.NodeLost lostNode) {
+                placement.completeExceptionally(new IOException(lostNode.reason()));
                 listener.nodeLost(lostNode.node(), lostNode.reason());
+            } else if (m instanceof ControlMessage.Placed || m instanceof ControlMessage.NotPlaced) {
+                placement.complete(m);
             }
         }
     }
@@ -229,6 +261,7 @@ public final class LauncherLink implements AutoCloseable {
     private synchronized void lost(String why) {
         if (!closed && !launcherLost) {
             launcherLost = true;
+            placement.completeExceptionally(new IOException("bdmpiexec (the launcher) is lost: " + why));
             listener.launcherLost("bdmpiexec (the launcher) is lost: " + why);
         }
     }
@@ -236,6 +269,20 @@ public final class LauncherLink implements AutoCloseable {
     private synchronized void send(ControlMessage m) throws IOException {
         m.writeTo(out);
         out.flush();
+    }
+
+    /**
+     * Tells the launcher that one of this node's ranks died, so that it starts the job again from
+     * the last checkpoint; before the goodbye.
+     *
+     * @param failure the master's one line about it
+     */
+    public void rankDied(String failure) {
+        try {
+            send(new ControlMessage.RankDied(failure));
+        } catch (IOException e) {
+            lost("its connection failed: " + e.getMessage());
+        }
     }
 
     /**

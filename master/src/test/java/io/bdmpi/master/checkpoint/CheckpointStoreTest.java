@@ -127,9 +127,20 @@ class CheckpointStoreTest {
         zero.exportToSpill("part-1/rank-1.state", "restore-1");
         assertEquals("one", Files.readString(spill.resolve("restore-1")));
         assertNull(CheckpointStore.latestIn(other, CheckpointStore.Sharing.NODE_LOCAL), "node 1 never heard of the commit");
+        // What each directory tells bdmpiexec: node 0 its committed part and copy, node 1 its part waiting for the commit.
+        assertEquals(List.of("1 true 0 [0]", "1 true 1 [1]"), held(dir));
+        assertEquals(List.of("1 false 1 [1]"), held(other));
+        assertEquals(List.of(), CheckpointStore.heldIn(other.resolve("none")), "a directory not there holds nothing");
         assertEquals(1, CheckpointStore.commitIn(other, 1).sequence());
+        assertEquals(List.of("1 true 1 [1]"), held(other));
         assertEquals(List.of("checkpoint-1"), names(other));
         assertThrows(IOException.class, () -> CheckpointStore.commitIn(other, 2));
+    }
+
+    /** What {@code d} holds, one {@code "SEQUENCE COMMITTED NODE [RANKS]"} a part. */
+    private static List<String> held(Path d) throws IOException {
+        return CheckpointStore.heldIn(d).stream()
+                .map(h -> h.part().sequence() + " " + h.committed() + " " + h.part().node() + " " + h.part().ranks()).toList();
     }
 
     private static Payload inline(String text) {

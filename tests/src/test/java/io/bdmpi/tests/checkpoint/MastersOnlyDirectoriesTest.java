@@ -1,0 +1,156 @@
+package io.bdmpi.tests.checkpoint;
+
+import io.bdmpi.master.internode.MpiAbi;
+import io.bdmpi.tests.programs.checkpoint.Checkpointed;
+import io.bdmpi.tests.support.Expect;
+import io.bdmpi.tests.support.JobResult;
+import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.Stats;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Node-local checkpoint directories that only the masters see, as on a cluster where each node's
+ * directory is on its own disk: bdmpiexec is given an MPI launcher ({@code --mpiexec}) that starts
+ * the real one in a mount namespace of its own where the checkpoint directories' parent is bound
+ * over an empty directory. So the masters (and their slaves) read and write the node directories,
+ * and bdmpiexec, outside that namespace, sees an empty directory under the same path. A node lost
+ * after a checkpoint is recovered all the same: the masters tell bdmpiexec what their directories
+ * hold. (Were bdmpiexec to read the directories itself it would find no checkpoint and stop.)
+ */
+class MastersOnlyDirectoriesTest {
+
+    private static final int RANKS = 6;
+    private static final Object[] ARGS = {18, 3, 200_000, 300_000};
+    /** Three masters and six slaves, twice for a recovery, on a machine shared with other jobs. */
+    private static final Duration TIMEOUT = JobRunner.DEFAULT_TIMEOUT.multipliedBy(3);
+
+    @TempDir
+    Path temp;
+
+    private static JobRunner ring(MpiAbi mpi) {
+        return JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1).args(ARGS).timeout(TIMEOUT);
+    }
+
+    /**
+     * An MPI launcher named like {@code mpi}'s own (so that bdmpiexec takes it for that library's)
+     * that runs the real one in a new mount namespace with {@code disks} bound over {@code seen}.
+     */
+    private static Path launcherWithHiddenDisks(Path bin, MpiAbi mpi, Path disks, Path seen) throws IOException {
+        String real = mpi == MpiAbi.MPICH ? "mpiexec.mpich" : "mpiexec.openmpi";
+        Path script = Files.createDirectories(bin).resolve(real);
+        Files.writeString(script, "#!/bin/sh\nexec unshare --mount --propagation private sh -c 'mount --bind \"$1\" \"$2\" && shift 2"
+                + " && exec \"$@\"' sh '" + disks + "' '" + seen + "' /usr/bin/" + real + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        return script;
+    }
+
+    /** Whether this process may make a mount namespace and bind in it (root, with unshare). */
+    private static boolean canBindInNamespace() {
+        try {
+            return new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sh", "-c",
+                    "mount --bind /tmp /tmp").inheritIO().start().waitFor() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void aLostNodeIsRecoveredFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
+        assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path disks = Files.createDirectory(temp.resolve("disks"));
+        Path seen = Files.createDirectory(temp.resolve("seen"));
+        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
+        Path lost = disks.resolve("node-1");
+        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            try {
+                while (System.nanoTime() < deadline) {
+                    Path roster = lost.resolve(".masters/node-1");
+                    if (Files.isDirectory(lost.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
+                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
+                        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
+                        new ProcessBuilder("rm", "-rf", lost.toString()).start().waitFor(); // its disk goes with it
+                        return pid;
+                    }
+                    Thread.sleep(5);
+                }
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return -1L;
+        });
+
+        JobResult r = ring(mpi).options("--mpiexec", mpiexec.toString(), "--checkpoint-dir", seen.resolve("node-%n").toString(),
+                "--recover", "1").run();
+        long pid = killed.get(5, TimeUnit.SECONDS);
+        assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
+        r.assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration \\d+").size() == RANKS,
+                "every rank goes on from the checkpoint");
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 2"
+                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
+        List<Stats.Recovery> recoveries = r.requireStats().recoveries();
+        assertEquals(1, recoveries.size(), recoveries.toString());
+        assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
+
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-2"));
+    }
+
+    /**
+     * Rank 4 SIGKILLs itself at iteration 10, after checkpoint 3: its master tells bdmpiexec over
+     * the side channel (the directories, where masters also note it, are out of bdmpiexec's sight),
+     * and the job goes on from checkpoint 3 on the same three nodes.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MpiAbi.class, names = "MPICH")
+    void aRankDeathIsRecoveredFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
+        assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path disks = Files.createDirectory(temp.resolve("disks"));
+        Path seen = Files.createDirectory(temp.resolve("seen"));
+        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
+
+        JobResult r = ring(mpi).args(4, 10, "once").options("--mpiexec", mpiexec.toString(), "--checkpoint-dir",
+                seen.resolve("node-%n").toString(), "--recover", "1").run().assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stderrContaining("bdmpiexec: rank 4 \\(pid \\d+\\) was killed by signal 9.*; going on from checkpoint 3"
+                + " on 3 nodes \\(recovery 1 of 1\\)").size() == 1, "the recovery is announced");
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
+        assertEquals(1, r.requireStats().recoveries().size());
+        assertEquals(3, r.requireStats().recoveries().get(0).checkpoint(), "the checkpoint the masters went on from");
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-1", "node-2"));
+    }
+
+    /**
+     * Each of {@code nodes} in {@code disks} holds one checkpoint (and the masters' roster, which
+     * bdmpiexec removes only where it sees it), with two parts: its node's and a buddy copy.
+     */
+    private static void assertOnlyTheLastCheckpointIn(Path disks, List<String> nodes) throws IOException {
+        for (String node : nodes) {
+            List<String> left = SeveralNodesCheckpointTest.list(disks.resolve(node)).stream().filter(f -> !f.equals(".masters")).toList();
+            assertEquals(1, left.size(), "only the last checkpoint is left in " + node + ": " + left);
+            assertTrue(left.get(0).startsWith("checkpoint-"), left.toString());
+            List<String> parts = SeveralNodesCheckpointTest.list(disks.resolve(node).resolve(left.get(0)));
+            assertTrue(parts.size() == 2 && parts.stream().allMatch(p -> p.startsWith("part-")), node + ": " + parts);
+        }
+    }
+}
