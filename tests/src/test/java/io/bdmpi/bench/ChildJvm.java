@@ -21,7 +21,8 @@ final class ChildJvm implements AutoCloseable {
 
     /** The options bdmpi's master starts every slave with (its SlaveLauncher.DEFAULT_SLAVE_JVM_OPTIONS). */
     static final List<String> SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData",
-            "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0",
+            "-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.EPollSelectorProvider");
 
     private final Process process;
     private final BufferedReader stdout;

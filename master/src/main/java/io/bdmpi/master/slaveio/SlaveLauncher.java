@@ -34,10 +34,27 @@ public final class SlaveLauncher {
      * ({@code ArchiveRelocationMode=0}) rather than at a random address: relocating it writes to
      * every page of it, which then counts against each slave (10 MiB of its 24 MiB PSS, parked),
      * whereas mapped unchanged its pages are shared by all slaves. (Should that address be taken,
-     * the JVM relocates after all.)
+     * the JVM relocates after all.) The NIO selector provider is named, the JDK's own on Linux: a
+     * slave's first socket otherwise has the JDK look for another provider among the services of
+     * every jar on the class path, which opens all of them (some 40 ms of CPU per slave with
+     * jnr-ffi's ten jars), for a provider no slave uses.
      */
     static final List<String> DEFAULT_SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData",
-            "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0",
+            "-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.EPollSelectorProvider");
+
+    /**
+     * The first JIT tier (C1) compiles a method after 1000 calls, or 500 with loops, instead of the
+     * JVM's 200 and 100: what a slave runs between its start and MPI.Init, much of it a few hundred
+     * times (class initializers, the JDK's set-up), was compiled anew in every slave JVM, a fifth of
+     * a slave's start-up CPU (24 of 122 ms, perf over a job of 16; now 10 to 13 ms). A loop still
+     * compiles after the JVM's usual count of iterations (these flags leave the back-edge threshold
+     * alone), and the second tier's thresholds are unchanged, so a rank's hot code is compiled as
+     * before. ({@code -XX:TieredStopAtLevel=1} would save more but makes compute code 3 to 4 times
+     * slower.)
+     */
+    static final List<String> COMPILE_THRESHOLDS = List.of("-XX:Tier3InvocationThreshold=1000",
+            "-XX:Tier3MinInvocationThreshold=500", "-XX:Tier3CompileThreshold=10000");
 
     /**
      * Slaves give back the C heap their JVM has freed: glibc keeps what the JIT compilers and
@@ -60,8 +77,6 @@ public final class SlaveLauncher {
 
     private final MasterContext context;
     private final SlaveMemory memory;
-    /** bdmpi's own jars, first on a slave's class path: what the class-data archive holds. */
-    private final List<String> bdmpiClassPath;
     private final String classPath;
     private final List<String> archiveOptions;
     private final List<String> runtimeOptions;
@@ -72,11 +87,12 @@ public final class SlaveLauncher {
     public SlaveLauncher(MasterContext context, SlaveMemory memory) {
         this.context = context;
         this.memory = memory;
+        // bdmpi's own jars first (what the class-data archive holds), then the program's, then
+        // jnr-ffi's: a slave finds the program's classes by opening every jar before them, and
+        // the ten jars of jnr-ffi, jffi and asm took some 40 ms of CPU to open in every slave,
+        // which only a program with off-heap arrays uses, and later.
         List<String> ownJars = Stream.of(SlaveMain.class, SpillDirectory.class).map(ClassDataArchive::codeSource).distinct().toList();
-        Set<String> bdmpi = new LinkedHashSet<>(ownJars);
-        Libc.classPathEntries().forEach(p -> bdmpi.add(p.toString()));
-        this.bdmpiClassPath = List.copyOf(bdmpi);
-        Set<String> entries = new LinkedHashSet<>(bdmpi);
+        Set<String> entries = new LinkedHashSet<>(ownJars);
         if (context.program().endsWith(".jar")) {
             entries.add(context.program());
         }
@@ -85,10 +101,11 @@ public final class SlaveLauncher {
                 entries.add(e);
             }
         }
+        Libc.classPathEntries().forEach(p -> entries.add(p.toString()));
         this.classPath = String.join(File.pathSeparator, entries);
-        // The training loads every class of slave-lib and spill, not of jnr-ffi's jars.
+        // The training loads every class of slave-lib and spill that it can without jnr-ffi.
         this.archiveOptions = ClassDataArchive.forSlaves(context.classDataCacheDir(), context.javaExecutable(),
-                        DEFAULT_SLAVE_JVM_OPTIONS, bdmpiClassPath, ownJars)
+                        DEFAULT_SLAVE_JVM_OPTIONS, ownJars, ownJars)
                 .map(ClassDataArchive::options)
                 .orElse(List.of());
         this.runtimeOptions = runtimeOptions(context.javaExecutable());
@@ -115,6 +132,7 @@ public final class SlaveLauncher {
         List<String> cmd = new ArrayList<>();
         cmd.add(context.javaExecutable());
         cmd.addAll(DEFAULT_SLAVE_JVM_OPTIONS);
+        cmd.addAll(COMPILE_THRESHOLDS);
         cmd.addAll(archiveOptions);
         cmd.addAll(runtimeOptions);
         if (memory.heapBytes() > 0) {
