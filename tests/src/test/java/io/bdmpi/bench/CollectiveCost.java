@@ -3,11 +3,19 @@ package io.bdmpi.bench;
 import mpi.MPI;
 import mpi.MPIException;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * bdmpi program for {@link CollectivesBenchmarkTest}: times barrier, allReduce of 8 B and of 1 MiB,
  * and an allToAllv moving {@code args[0]} bytes in total across the job, each {@code args[1..4]}
- * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=..} per operation (op 0..3 in
- * that order). Results are checked, so a wrong implementation cannot look fast.
+ * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=.. cpuNanosPerCall=..} per
+ * operation (op 0..3 in that order): the wall time per call, and the CPU time the whole job (the
+ * master and every slave, all their threads) spent per call, read from /proc. On a machine shared
+ * with other work the wall time grows with its load; the job's own CPU time much less. Results are
+ * checked, so a wrong implementation cannot look fast.
  */
 public final class CollectiveCost {
 
@@ -63,27 +71,71 @@ public final class CollectiveCost {
         void run() throws MPIException;
     }
 
+    /** Wall and job CPU nanoseconds per call. */
+    private record Cost(long nanos, long cpuNanos) {
+    }
+
     /**
      * Nanoseconds per call on rank 0, between barriers, so every rank's part is inside. A tenth of
      * the calls run first unmeasured: cold JIT makes the first calls several times slower.
      */
-    private static long time(int calls, Call call) throws MPIException {
+    private static Cost time(int calls, Call call) throws MPIException {
         for (int i = 0; i <= calls / 10; i++) {
             call.run();
         }
         MPI.COMM_WORLD.barrier();
+        long cpuStart = jobCpuNanos();
         long start = System.nanoTime();
         for (int i = 0; i < calls; i++) {
             call.run();
         }
         MPI.COMM_WORLD.barrier();
-        return (System.nanoTime() - start) / calls;
+        long nanos = System.nanoTime() - start;
+        return new Cost(nanos / calls, (jobCpuNanos() - cpuStart) / calls);
     }
 
-    private static void report(int op, int size, long nanosPerCall) throws MPIException {
+    private static void report(int op, int size, Cost cost) throws MPIException {
         if (MPI.COMM_WORLD.getRank() == 0) {
-            System.out.println(Measured.line("CollectiveCost", "op", op, "S", size, "nanosPerCall", nanosPerCall));
+            System.out.println(Measured.line("CollectiveCost", "op", op, "S", size, "nanosPerCall", cost.nanos(),
+                    "cpuNanosPerCall", cost.cpuNanos()));
         }
+    }
+
+    /**
+     * CPU time so far of the job on this node: the master (this slave's parent) and its children,
+     * every thread, from /proc/PID/task/TID/schedstat (nanoseconds on the CPU, first field). Read
+     * by rank 0 only, while the other ranks wait for it in the barrier; 0 where /proc is missing.
+     * Threads that have ended are not counted, so only a window in which they live is measured.
+     */
+    private static long jobCpuNanos() throws MPIException {
+        if (MPI.COMM_WORLD.getRank() != 0) {
+            return 0;
+        }
+        ProcessHandle master = ProcessHandle.current().parent().orElse(null);
+        if (master == null) {
+            return 0;
+        }
+        long[] total = {threadsCpuNanos(master.pid())};
+        master.children().forEach(p -> total[0] += threadsCpuNanos(p.pid()));
+        return total[0];
+    }
+
+    private static long threadsCpuNanos(long pid) {
+        long sum = 0;
+        try (DirectoryStream<Path> tasks =
+                     Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String stat = Files.readString(task.resolve("schedstat"));
+                    sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                } catch (IOException | RuntimeException e) {
+                    // The thread ended meanwhile.
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // The process ended meanwhile, or no /proc.
+        }
+        return sum;
     }
 
     private static byte mark(int from, int to) {
