@@ -11,9 +11,11 @@ import java.nio.file.Path;
 /**
  * bdmpi program for {@link CollectivesBenchmarkTest}: times barrier, allReduce of 8 B and of 1 MiB,
  * and an allToAllv moving {@code args[0]} bytes in total across the job, each {@code args[1..4]}
- * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=.. cpuNanosPerCall=..} per
- * operation (op 0..3 in that order): the wall time per call, and the CPU time the whole job (the
- * master and every slave, all their threads) spent per call, read from /proc. On a machine shared
+ * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=.. cpuNanosPerCall=..
+ * jitNanosPerCall=..} per operation (op 0..3 in that order): the wall time per call, the CPU time
+ * the whole job (the master and every slave, all their threads) spent per call, read from /proc,
+ * and the part of it in the JVMs' JIT compiler threads (each slave JVM compiles the same code, so
+ * with fewer calls per slave this part weighs more per call). On a machine shared
  * with other work the wall time grows with its load; the job's own CPU time much less. Results are
  * checked, so a wrong implementation cannot look fast.
  */
@@ -71,8 +73,8 @@ public final class CollectiveCost {
         void run() throws MPIException;
     }
 
-    /** Wall and job CPU nanoseconds per call. */
-    private record Cost(long nanos, long cpuNanos) {
+    /** Wall, job CPU and JIT compiler CPU nanoseconds per call. */
+    private record Cost(long nanos, long cpuNanos, long jitNanos) {
     }
 
     /**
@@ -84,50 +86,54 @@ public final class CollectiveCost {
             call.run();
         }
         MPI.COMM_WORLD.barrier();
-        long cpuStart = jobCpuNanos();
+        long[] cpuStart = jobCpuNanos();
         long start = System.nanoTime();
         for (int i = 0; i < calls; i++) {
             call.run();
         }
         MPI.COMM_WORLD.barrier();
         long nanos = System.nanoTime() - start;
-        return new Cost(nanos / calls, (jobCpuNanos() - cpuStart) / calls);
+        long[] cpuEnd = jobCpuNanos();
+        return new Cost(nanos / calls, (cpuEnd[0] - cpuStart[0]) / calls, (cpuEnd[1] - cpuStart[1]) / calls);
     }
 
     private static void report(int op, int size, Cost cost) throws MPIException {
         if (MPI.COMM_WORLD.getRank() == 0) {
             System.out.println(Measured.line("CollectiveCost", "op", op, "S", size, "nanosPerCall", cost.nanos(),
-                    "cpuNanosPerCall", cost.cpuNanos()));
+                    "cpuNanosPerCall", cost.cpuNanos(), "jitNanosPerCall", cost.jitNanos()));
         }
     }
 
     /**
-     * CPU time so far of the job on this node: the master (this slave's parent) and its children,
-     * every thread, from /proc/PID/task/TID/schedstat (nanoseconds on the CPU, first field). Read
-     * by rank 0 only, while the other ranks wait for it in the barrier; 0 where /proc is missing.
-     * Threads that have ended are not counted, so only a window in which they live is measured.
+     * CPU time so far of the job on this node, and of its JIT compiler threads: the master (this
+     * slave's parent) and its children, every thread, from /proc/PID/task/TID/schedstat
+     * (nanoseconds on the CPU, first field). Read by rank 0 only, while the other ranks wait for it
+     * in the barrier; zeros where /proc is missing. Threads that have ended are not counted, so
+     * only a window in which they live is measured.
      */
-    private static long jobCpuNanos() throws MPIException {
-        if (MPI.COMM_WORLD.getRank() != 0) {
-            return 0;
-        }
+    private static long[] jobCpuNanos() throws MPIException {
+        long[] total = new long[2];
         ProcessHandle master = ProcessHandle.current().parent().orElse(null);
-        if (master == null) {
-            return 0;
+        if (MPI.COMM_WORLD.getRank() != 0 || master == null) {
+            return total;
         }
-        long[] total = {threadsCpuNanos(master.pid())};
-        master.children().forEach(p -> total[0] += threadsCpuNanos(p.pid()));
-        return total[0];
+        addThreadsCpuNanos(master.pid(), total);
+        master.children().forEach(p -> addThreadsCpuNanos(p.pid(), total));
+        return total;
     }
 
-    private static long threadsCpuNanos(long pid) {
-        long sum = 0;
+    /** Adds the CPU time of every thread of {@code pid} to {@code total[0]}, and of its JIT compiler threads to {@code total[1]}. */
+    private static void addThreadsCpuNanos(long pid, long[] total) {
         try (DirectoryStream<Path> tasks =
                      Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 try {
                     String stat = Files.readString(task.resolve("schedstat"));
-                    sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                    long nanos = Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                    total[0] += nanos;
+                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                        total[1] += nanos;
+                    }
                 } catch (IOException | RuntimeException e) {
                     // The thread ended meanwhile.
                 }
@@ -135,7 +141,6 @@ public final class CollectiveCost {
         } catch (IOException | RuntimeException e) {
             // The process ended meanwhile, or no /proc.
         }
-        return sum;
     }
 
     private static byte mark(int from, int to) {
