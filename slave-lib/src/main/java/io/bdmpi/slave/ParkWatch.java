@@ -54,8 +54,11 @@ final class ParkWatch implements AutoCloseable {
     private final boolean shrinkHeap;
     /** The committed heap beyond which a parked slave collects; see {@link SlaveEnvironment#SHRINK_HEAP_ON_PARK}. */
     private final long shrinkAbove;
-    /** The committed heap after the last collection on park; written by the watcher thread only. */
-    private long heapAfterShrink;
+    /**
+     * The committed heap after the last collection on park; written by the watcher thread only,
+     * read by the slave's thread too (whether its next wait has anything to release).
+     */
+    private volatile long heapAfterShrink;
     /** Set by the slave's thread only. */
     private ArrayStore store;
     /** Guards the fields below, shared by the slave's thread and the watcher. */
@@ -86,10 +89,17 @@ final class ParkWatch implements AutoCloseable {
         store = arrays;
     }
 
-    /** The slave is about to wait for the master's reply. */
+    /**
+     * The slave is about to wait for the master's reply. A wait with nothing to release (no arrays,
+     * and a heap the watcher would not collect) leaves the watcher asleep: with many ranks every
+     * wait outlasts {@link #PARK_DELAY_MS}, and waking the watcher at its start and at its deadline
+     * only to find nothing to do cost two thread wake-ups per blocking call, a good part of a
+     * barrier's cost per member at S = 128. The slave's own thread does not allocate while it
+     * waits, so the heap the watcher would look at is the one seen here.
+     */
     void waiting() {
         boolean arrays = store != null && !store.arrays().isEmpty();
-        if (!arrays && !shrinkHeap) {
+        if (!arrays && !wouldShrink()) {
             return;
         }
         synchronized (lock) {
@@ -172,11 +182,19 @@ final class ParkWatch implements AutoCloseable {
      * allowance and has grown since the last one.
      */
     private void shrinkHeap() {
-        long committed = Runtime.getRuntime().totalMemory();
-        if (shrinkAbove == 0 || committed > shrinkAbove && committed > heapAfterShrink * REGROWTH) {
+        if (wouldShrink()) {
             System.gc();
             heapAfterShrink = Runtime.getRuntime().totalMemory();
         }
+    }
+
+    /** Whether a park now would collect: see {@link #shrinkHeap}. */
+    private boolean wouldShrink() {
+        if (!shrinkHeap) {
+            return false;
+        }
+        long committed = Runtime.getRuntime().totalMemory();
+        return shrinkAbove == 0 || committed > shrinkAbove && committed > heapAfterShrink * REGROWTH;
     }
 
     /** A failed release or prefetch costs speed, not data: say so once, then carry on. */

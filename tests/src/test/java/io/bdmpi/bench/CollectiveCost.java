@@ -3,11 +3,21 @@ package io.bdmpi.bench;
 import mpi.MPI;
 import mpi.MPIException;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * bdmpi program for {@link CollectivesBenchmarkTest}: times barrier, allReduce of 8 B and of 1 MiB,
  * and an allToAllv moving {@code args[0]} bytes in total across the job, each {@code args[1..4]}
- * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=..} per operation (op 0..3 in
- * that order). Results are checked, so a wrong implementation cannot look fast.
+ * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=.. cpuNanosPerCall=..
+ * jitNanosPerCall=..} per operation (op 0..3 in that order): the wall time per call, the CPU time
+ * the whole job (the master and every slave, all their threads) spent per call, read from /proc,
+ * and the part of it in the JVMs' JIT compiler threads (each slave JVM compiles the same code, so
+ * with fewer calls per slave this part weighs more per call). On a machine shared
+ * with other work the wall time grows with its load; the job's own CPU time much less. Results are
+ * checked, so a wrong implementation cannot look fast.
  */
 public final class CollectiveCost {
 
@@ -63,26 +73,73 @@ public final class CollectiveCost {
         void run() throws MPIException;
     }
 
+    /** Wall, job CPU and JIT compiler CPU nanoseconds per call. */
+    private record Cost(long nanos, long cpuNanos, long jitNanos) {
+    }
+
     /**
      * Nanoseconds per call on rank 0, between barriers, so every rank's part is inside. A tenth of
      * the calls run first unmeasured: cold JIT makes the first calls several times slower.
      */
-    private static long time(int calls, Call call) throws MPIException {
+    private static Cost time(int calls, Call call) throws MPIException {
         for (int i = 0; i <= calls / 10; i++) {
             call.run();
         }
         MPI.COMM_WORLD.barrier();
+        long[] cpuStart = jobCpuNanos();
         long start = System.nanoTime();
         for (int i = 0; i < calls; i++) {
             call.run();
         }
         MPI.COMM_WORLD.barrier();
-        return (System.nanoTime() - start) / calls;
+        long nanos = System.nanoTime() - start;
+        long[] cpuEnd = jobCpuNanos();
+        return new Cost(nanos / calls, (cpuEnd[0] - cpuStart[0]) / calls, (cpuEnd[1] - cpuStart[1]) / calls);
     }
 
-    private static void report(int op, int size, long nanosPerCall) throws MPIException {
+    private static void report(int op, int size, Cost cost) throws MPIException {
         if (MPI.COMM_WORLD.getRank() == 0) {
-            System.out.println(Measured.line("CollectiveCost", "op", op, "S", size, "nanosPerCall", nanosPerCall));
+            System.out.println(Measured.line("CollectiveCost", "op", op, "S", size, "nanosPerCall", cost.nanos(),
+                    "cpuNanosPerCall", cost.cpuNanos(), "jitNanosPerCall", cost.jitNanos()));
+        }
+    }
+
+    /**
+     * CPU time so far of the job on this node, and of its JIT compiler threads: the master (this
+     * slave's parent) and its children, every thread, from /proc/PID/task/TID/schedstat
+     * (nanoseconds on the CPU, first field). Read by rank 0 only, while the other ranks wait for it
+     * in the barrier; zeros where /proc is missing. Threads that have ended are not counted, so
+     * only a window in which they live is measured.
+     */
+    private static long[] jobCpuNanos() throws MPIException {
+        long[] total = new long[2];
+        ProcessHandle master = ProcessHandle.current().parent().orElse(null);
+        if (MPI.COMM_WORLD.getRank() != 0 || master == null) {
+            return total;
+        }
+        addThreadsCpuNanos(master.pid(), total);
+        master.children().forEach(p -> addThreadsCpuNanos(p.pid(), total));
+        return total;
+    }
+
+    /** Adds the CPU time of every thread of {@code pid} to {@code total[0]}, and of its JIT compiler threads to {@code total[1]}. */
+    private static void addThreadsCpuNanos(long pid, long[] total) {
+        try (DirectoryStream<Path> tasks =
+                     Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String stat = Files.readString(task.resolve("schedstat"));
+                    long nanos = Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                    total[0] += nanos;
+                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                        total[1] += nanos;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // The thread ended meanwhile.
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // The process ended meanwhile, or no /proc.
         }
     }
 

@@ -45,8 +45,12 @@ class CollectivesBenchmarkTest {
                 column("msPerCall", "ms / call"),
                 column("usPerCallPerSlave", "µs / call / slave"),
                 column("ratio", "per-slave cost vs smallest S"),
+                column("cpuUsPerCallPerSlave", "job CPU µs / call / slave"),
+                column("cpuRatio", "per-slave CPU vs smallest S"),
+                column("jitUsPerCallPerSlave", "of which JIT compilers, µs"),
                 column("linear", "linear in S (ratio <= " + LINEAR_TOLERANCE + ")"));
         Map<Integer, Double> smallestPerSlave = new HashMap<>();
+        Map<Integer, Double> smallestCpuPerSlave = new HashMap<>();
         for (int slaves : sizes) {
             JobResult job = JobRunner.job(CollectiveCost.class).ranks(slaves).running(1).timeout(JOB_TIMEOUT)
                     .args((long) allToAllMiB << 20, calls.get(0), calls.get(1), calls.get(2), calls.get(3)).run();
@@ -58,13 +62,20 @@ class CollectivesBenchmarkTest {
                 double ms = m.get("nanosPerCall") / 1e6;
                 double usPerSlave = ms * 1000 / slaves;
                 double ratio = usPerSlave / smallestPerSlave.computeIfAbsent(op, k -> usPerSlave);
-                report.row(OPERATIONS[op], slaves, ms, usPerSlave, ratio, ratio <= LINEAR_TOLERANCE);
+                double cpuUsPerSlave = m.get("cpuNanosPerCall") / 1e3 / slaves;
+                double cpuRatio = cpuUsPerSlave / smallestCpuPerSlave.computeIfAbsent(op, k -> cpuUsPerSlave);
+                double jitUsPerSlave = m.get("jitNanosPerCall") / 1e3 / slaves;
+                report.row(OPERATIONS[op], slaves, ms, usPerSlave, ratio, cpuUsPerSlave, cpuRatio, jitUsPerSlave,
+                        ratio <= LINEAR_TOLERANCE);
             }
         }
         report.note("One job per S, -ns S -nr 1, default -im. Rank 0 times each operation between barriers after a"
                         + " tenth as many unmeasured warm-up calls; calls per operation: " + calls + ".")
                 .note("allToAllv moves " + allToAllMiB + " MiB in total: each rank sends " + allToAllMiB
                         + " MiB / S, in S equal blocks; send buffers over -im go through one spill file per rank.")
+                .note("Job CPU: the CPU time of the master and every slave (all threads, /proc/PID/task/TID/schedstat)"
+                        + " over the timed calls; on a loaded machine it grows far less than the wall time. The JIT part is that of"
+                        + " the JVMs' compiler threads, which compile the same code once per slave JVM.")
                 .note("Results are checked in the program (sums, and the first and last byte of every block).")
                 .publish();
     }
