@@ -161,7 +161,9 @@ public final class SlaveLauncher {
         if (memory.shrinkOnPark()) {
             pb.environment().put(SlaveEnvironment.SHRINK_HEAP_ON_PARK, Long.toString(memory.parkedHeapBytes()));
         }
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        // Stdin stays a pipe whose write end this process holds (in the Process) and never
+        // writes: the slave's watchdog reads end-of-file from it the moment the master is gone.
+        pb.redirectInput(ProcessBuilder.Redirect.PIPE);
         ProcessBuilder.Redirect output = context.statusLine() ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.INHERIT;
         pb.redirectOutput(output);
         pb.redirectError(output);
