@@ -38,22 +38,13 @@ class BuddyCopyTest {
     @TempDir
     Path temp;
 
-    private static JobRunner ring(MpiAbi mpi) {
-        return JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1).args(ARGS).timeout(TIMEOUT);
-    }
-
     /**
-     * Node 1's master is SIGKILLed once checkpoint 2 is committed and its directory is gone with it:
-     * node 1's part comes from node 2's copy, node 2 takes node 1's ranks, and the results are an
-     * unbroken run's, bit for bit.
+     * Once checkpoint 2 is in node 1's directory {@code lost}, SIGKILLs node 1's master and removes
+     * the directory, as if its disk went with it; completes with the master's pid (-1 if checkpoint
+     * 2 never came within 120 s).
      */
-    @ParameterizedTest
-    @EnumSource(MpiAbi.class)
-    void aLostNodesPartComesFromItsBuddysCopy(MpiAbi mpi) throws Exception {
-        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
-        Path base = Files.createDirectory(temp.resolve("checkpoints"));
-        Path lost = base.resolve("node-1");
-        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
+    static CompletableFuture<Long> loseAtCheckpointTwo(Path lost) {
+        return CompletableFuture.supplyAsync(() -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
                 while (System.nanoTime() < deadline) {
@@ -71,6 +62,24 @@ class BuddyCopyTest {
             }
             return -1L;
         });
+    }
+
+    private static JobRunner ring(MpiAbi mpi) {
+        return JobRunner.job(Checkpointed.class).mpi(mpi).nodes(3).ranks(2).running(1).args(ARGS).timeout(TIMEOUT);
+    }
+
+    /**
+     * Node 1's master is SIGKILLed once checkpoint 2 is committed and its directory is gone with it:
+     * node 1's part comes from node 2's copy, node 2 takes node 1's ranks, and the results are an
+     * unbroken run's, bit for bit.
+     */
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void aLostNodesPartComesFromItsBuddysCopy(MpiAbi mpi) throws Exception {
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path base = Files.createDirectory(temp.resolve("checkpoints"));
+        Path lost = base.resolve("node-1");
+        CompletableFuture<Long> killed = loseAtCheckpointTwo(lost);
 
         JobResult r = ring(mpi).options("--checkpoint-dir", base.resolve("node-%n").toString(), "--recover", "1").run();
         long pid = killed.get(5, TimeUnit.SECONDS);

@@ -77,24 +77,7 @@ class MastersOnlyDirectoriesTest {
         Path seen = Files.createDirectory(temp.resolve("seen"));
         Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
         Path lost = disks.resolve("node-1");
-        CompletableFuture<Long> killed = CompletableFuture.supplyAsync(() -> {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            try {
-                while (System.nanoTime() < deadline) {
-                    Path roster = lost.resolve(".masters/node-1");
-                    if (Files.isDirectory(lost.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
-                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
-                        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
-                        new ProcessBuilder("rm", "-rf", lost.toString()).start().waitFor(); // its disk goes with it
-                        return pid;
-                    }
-                    Thread.sleep(5);
-                }
-            } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return -1L;
-        });
+        CompletableFuture<Long> killed = BuddyCopyTest.loseAtCheckpointTwo(lost);
 
         JobResult r = ring(mpi).options("--mpiexec", mpiexec.toString(), "--checkpoint-dir", seen.resolve("node-%n").toString(),
                 "--recover", "1").run();
