@@ -5,7 +5,6 @@ import io.bdmpi.tests.programs.checkpoint.Checkpointed;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
-import io.bdmpi.tests.support.Stats;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -16,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -81,17 +79,7 @@ class MastersOnlyDirectoriesTest {
 
         JobResult r = ring(mpi).options("--mpiexec", mpiexec.toString(), "--checkpoint-dir", seen.resolve("node-%n").toString(),
                 "--recover", "1").run();
-        long pid = killed.get(5, TimeUnit.SECONDS);
-        assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
-        r.assertSucceeded();
-        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
-        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration \\d+").size() == RANKS,
-                "every rank goes on from the checkpoint");
-        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 2"
-                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the lost node is named and the recovery announced");
-        List<Stats.Recovery> recoveries = r.requireStats().recoveries();
-        assertEquals(1, recoveries.size(), recoveries.toString());
-        assertTrue(recoveries.get(0).checkpoint() >= 2, recoveries.toString());
+        BuddyCopyTest.assertWentOnWithoutNodeOne(r, killed, expected);
 
         assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
         assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-2"));
