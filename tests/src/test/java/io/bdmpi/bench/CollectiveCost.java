@@ -11,8 +11,10 @@ import java.nio.file.Path;
 /**
  * bdmpi program for {@link CollectivesBenchmarkTest}: times barrier, allReduce of 8 B and of 1 MiB,
  * and an allToAllv moving {@code args[0]} bytes in total across the job, each {@code args[1..4]}
- * times. Rank 0 prints {@code CollectiveCost op=N S=.. nanosPerCall=.. cpuNanosPerCall=..
- * jitNanosPerCall=..} per operation (op 0..3 in that order): the wall time per call, the CPU time
+ * times, after {@code args[5]} times as many unmeasured calls of each (default 0.1; with 3 and
+ * 10000 calls of the small ones, every slave's JIT compilers are done before the timing starts, and
+ * the figures are the steady state a long job sees). Rank 0 prints {@code CollectiveCost op=N
+ * S=.. nanosPerCall=.. cpuNanosPerCall=.. jitNanosPerCall=..} per operation (op 0..3 in that order): the wall time per call, the CPU time
  * the whole job (the master and every slave, all their threads) spent per call, read from /proc,
  * and the part of it in the JVMs' JIT compiler threads (each slave JVM compiles the same code, so
  * with fewer calls per slave this part weighs more per call). On a machine shared
@@ -23,6 +25,9 @@ public final class CollectiveCost {
 
     private static final int DOUBLES_PER_MIB = 131072;
 
+    /** Unmeasured calls before each operation's timed ones, per timed call. */
+    private static double warmUpFactor;
+
     private CollectiveCost() {
     }
 
@@ -32,6 +37,7 @@ public final class CollectiveCost {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
 
+        warmUpFactor = args.length > 5 ? Double.parseDouble(args[5]) : 0.1;
         report(0, size, time(Integer.parseInt(args[1]), () -> MPI.COMM_WORLD.barrier()));
 
         double[] one = {rank};
@@ -78,11 +84,11 @@ public final class CollectiveCost {
     }
 
     /**
-     * Nanoseconds per call on rank 0, between barriers, so every rank's part is inside. A tenth of
-     * the calls run first unmeasured: cold JIT makes the first calls several times slower.
+     * Nanoseconds per call on rank 0, between barriers, so every rank's part is inside. Some calls
+     * run first unmeasured ({@link #warmUpFactor}): cold JIT makes the first calls several times slower.
      */
     private static Cost time(int calls, Call call) throws MPIException {
-        for (int i = 0; i <= calls / 10; i++) {
+        for (long i = 0, warmUp = (long) Math.ceil(calls * warmUpFactor); i < warmUp; i++) {
             call.run();
         }
         MPI.COMM_WORLD.barrier();

@@ -36,6 +36,8 @@ class CollectivesBenchmarkTest {
     private final int allToAllMiB = BenchConfig.integer("bench.collectives.allToAllMiB", 256, 16);
     private final List<Integer> calls = BenchConfig.integers("bench.collectives.calls", List.of(10000, 10000, 20, 3),
             List.of(50, 50, 2, 1));
+    /** Unmeasured calls before each operation's timed ones, in percent of their count: 300 times the steady state. */
+    private final int warmUpPercent = BenchConfig.integer("bench.collectives.warmUpPercent", 10, 10);
 
     @Test
     void costPerSlave() {
@@ -53,7 +55,8 @@ class CollectivesBenchmarkTest {
         Map<Integer, Double> smallestCpuPerSlave = new HashMap<>();
         for (int slaves : sizes) {
             JobResult job = JobRunner.job(CollectiveCost.class).ranks(slaves).running(1).timeout(JOB_TIMEOUT)
-                    .args((long) allToAllMiB << 20, calls.get(0), calls.get(1), calls.get(2), calls.get(3)).run();
+                    .args((long) allToAllMiB << 20, calls.get(0), calls.get(1), calls.get(2), calls.get(3), warmUpPercent / 100.0)
+                    .run();
             Expect.successfulRun(job, slaves, 1);
             List<Measured> lines = Measured.from(job.stdout(), "CollectiveCost");
             Expect.that(job, lines.size() == OPERATIONS.length, "expected " + OPERATIONS.length + " figures: " + lines);
@@ -69,8 +72,8 @@ class CollectivesBenchmarkTest {
                         ratio <= LINEAR_TOLERANCE);
             }
         }
-        report.note("One job per S, -ns S -nr 1, default -im. Rank 0 times each operation between barriers after a"
-                        + " tenth as many unmeasured warm-up calls; calls per operation: " + calls + ".")
+        report.note("One job per S, -ns S -nr 1, default -im. Rank 0 times each operation between barriers after "
+                        + warmUpPercent + " % as many unmeasured warm-up calls; calls per operation: " + calls + ".")
                 .note("allToAllv moves " + allToAllMiB + " MiB in total: each rank sends " + allToAllMiB
                         + " MiB / S, in S equal blocks; send buffers over -im go through one spill file per rank.")
                 .note("Job CPU: the CPU time of the master and every slave (all threads, /proc/PID/task/TID/schedstat)"
