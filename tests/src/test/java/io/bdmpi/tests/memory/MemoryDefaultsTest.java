@@ -3,6 +3,7 @@ package io.bdmpi.tests.memory;
 import io.bdmpi.examples.Ring;
 import io.bdmpi.examples.data.RmatGenerator;
 import io.bdmpi.examples.pagerank.PageRank;
+import io.bdmpi.tests.programs.memory.ParkedHeap;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -45,6 +46,34 @@ class MemoryDefaultsTest {
         Expect.that(r, r.stdoutMatching("PageRank: 1048576 vertices, [0-9]+ edges, 3 iterations, .*").size() == 1,
                 "rank 0 prints its summary");
         Expect.that(r, r.stderrContaining("warning").isEmpty(), "the defaults fit: no warning");
+    }
+
+    /**
+     * With default options, a parked slave whose heap has grown past its share of what the running
+     * slaves leave collects and gives the free heap back, even when that share is small: rank 0
+     * drops 20 MiB of heap and parks (8 slaves, 1 running, 512 MiB: a share of 13 MiB). Its RSS is
+     * compared with the same job's under --no-shrink-heap-on-park. (With a share of at least
+     * 32 MiB, the rule before, it kept the 20 MiB.)
+     */
+    @Test
+    void aParkedSlaveGivesBackHeapBeyondASmallShare() {
+        long kept = parkedRssKiB("--no-shrink-heap-on-park");
+        long byDefault = parkedRssKiB();
+        System.out.println("MemoryDefaultsTest: parked RSS after dropping 20 MiB under 512 MiB: " + kept / 1024
+                + " MiB with --no-shrink-heap-on-park, " + byDefault / 1024 + " MiB by default");
+        if (byDefault > kept - 10 * 1024) {
+            throw new AssertionError("parked RSS " + byDefault + " KiB by default, " + kept + " KiB when kept");
+        }
+    }
+
+    private long parkedRssKiB(String... options) {
+        JobResult r = JobRunner.job(ParkedHeap.class).ranks(8).running(1).args(20)
+                .options("--memory-limit", "512m").options(options).run();
+        Assumptions.assumeFalse(r.exitCode() == 2 && !r.stderrContaining("--memory-limit: ").isEmpty(),
+                () -> "no memory cgroup here: " + r.stderr());
+        Expect.successfulRun(r, 8, 1);
+        String line = r.stdoutMatching("parked rank 0 rssKiB=\\d+").get(0);
+        return Long.parseLong(line.substring(line.indexOf('=') + 1));
     }
 
     /** A small job on a node without swap hears nothing about memory. */
