@@ -131,7 +131,7 @@ public final class NodeMaster {
                 }
                 if (context.heldPlacement()) {
                     // bdmpiexec places the ranks where the directories hold their parts; this one is brought up to that checkpoint.
-                    ControlMessage.Placed placed = launcher.placement();
+                    ControlMessage.Placed placed = launcher.placement(context.placementWaitMs());
                     context.placedBy(placed.nodeOf());
                     CheckpointStore.commitIn(context.dirOn(context.restartDir(), node), placed.sequence());
                 }
