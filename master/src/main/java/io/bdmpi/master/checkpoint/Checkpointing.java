@@ -361,6 +361,14 @@ public final class Checkpointing {
         } catch (IOException e) {
             throw new CheckpointException("cannot read checkpoint " + checkpoint.sequence() + " in " + from.directory()
                     + ": " + e);
+        } finally {
+            // The spill directory holds links to what the ranks read: parts staged from other nodes have served.
+            try {
+                from.removeStaged();
+            } catch (IOException e) {
+                System.err.println("bdmpiexec: cannot remove the staged parts in " + from.directory() + ": " + e.getMessage()
+                        + " (the master tries again when the job ends)");
+            }
         }
     }
 

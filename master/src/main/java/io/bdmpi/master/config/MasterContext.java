@@ -360,9 +360,11 @@ public final class MasterContext {
     public MasterContext heldPlacement(boolean v) { heldPlacement = v; return this; }
 
     /**
-     * How long a master with {@link #heldPlacement} waits for bdmpiexec's placement before it gives
-     * up with a message saying so (bdmpiexec may be stuck, or another master never told its
-     * holdings). Default {@value #PLACEMENT_WAIT_MS_DEFAULT} ms.
+     * How long a master waits for the ranks' placement on the checkpoint's parts before it gives up
+     * with a message saying so: with {@link #heldPlacement}, for bdmpiexec's answer (bdmpiexec may be
+     * stuck, or another master never told its holdings); restarting from node-local directories,
+     * for each message of the other masters while they agree on the parts each fetches and send
+     * them. Default {@value #PLACEMENT_WAIT_MS_DEFAULT} ms.
      */
     public long placementWaitMs() { return placementWaitMs; }
     public MasterContext placementWaitMs(long v) { placementWaitMs = v; return this; }
