@@ -1,5 +1,7 @@
 package io.bdmpi.tests.checkpoint;
 
+import io.bdmpi.examples.data.RmatGenerator;
+import io.bdmpi.examples.pagerank.PageRank;
 import io.bdmpi.master.internode.MpiAbi;
 import io.bdmpi.tests.programs.checkpoint.Checkpointed;
 import io.bdmpi.tests.support.Expect;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * and spilled messages in flight at every checkpoint) dies after checkpoint 3; node k's directory
  * holds part k and its buddy copy of part k-1. Restarted on two nodes, or on four with every rank
  * placed elsewhere, each master fetches the parts it lacks from another master over MPI, and the
- * results are an unbroken run's, bit for bit; nothing is left but the checkpoints (the harness
- * checks processes and work directories).
+ * results are an unbroken run's, bit for bit (PageRank's too); nothing is left but the
+ * checkpoints (the harness checks processes and work directories).
  */
 class ResizeRestartTest {
 
@@ -109,6 +112,59 @@ class ResizeRestartTest {
         assertEquals(expected, SeveralNodesCheckpointTest.results(four, RANKS));
         Expect.that(four, four.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
         assertCheckpoint4Of(again, 4);
+    }
+
+    /**
+     * PageRank on three nodes dies at iteration 5 (checkpoint 2 holds iteration 4); restarted on two
+     * nodes and, from a copy of the directories, on four, it writes an unbroken run's rank vector, bit
+     * for bit.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MpiAbi.class, names = "MPICH")
+    void pageRankOfThreeNodesRestartsOnTwoAndOnFour(MpiAbi mpi) throws Exception {
+        Path graph = temp.resolve("graph.csr");
+        new RmatGenerator(11, 8, 17).write(graph, 4096, 2, 1 << 20);
+        Path expected = temp.resolve("unbroken.pr");
+        JobResult unbroken = pageRank(mpi, graph, expected, 3, 2).run().assertSucceeded();
+        Path base = Files.createDirectory(temp.resolve("checkpoints"));
+        Path died = temp.resolve("died.pr");
+        JobResult r = pageRank(mpi, graph, died, 3, 2, "--checkpoint-every", 2, "--die-at", "1:5")
+                .options("--checkpoint-dir", base.resolve("node-%n").toString()).run().assertFailed();
+        Expect.that(r, r.stderrContaining("rank 1 .*killed by signal 9").size() >= 1, "the death is reported");
+        Path again = temp.resolve("again");
+        copy(base, again);
+
+        Path two = temp.resolve("two.pr");
+        JobResult onTwo = pageRank(mpi, graph, two, 2, 3, "--checkpoint-every", 2)
+                .options("--restart", base.resolve("node-%n").toString()).run().assertSucceeded();
+        Expect.that(onTwo, Arrays.equals(Files.readAllBytes(expected), Files.readAllBytes(two)),
+                "the rank vector of the restart on two nodes differs from the unbroken one's");
+        assertEquals(unbroken.stdoutMatching("PageRank:.*"), onTwo.stdoutMatching("PageRank:.*"));
+
+        Path config = Files.writeString(temp.resolve("four.yaml"), """
+                per-node:
+                  - slaves: 2
+                  - slaves: 2
+                  - slaves: 1
+                  - slaves: 1
+                """);
+        Path four = temp.resolve("four.pr");
+        JobResult onFour = pageRank(mpi, graph, four, 4, 2, "--checkpoint-every", 2).config(config)
+                .options("--restart", again.resolve("node-%n").toString()).run().assertSucceeded();
+        Expect.that(onFour, Arrays.equals(Files.readAllBytes(expected), Files.readAllBytes(four)),
+                "the rank vector of the restart on four nodes differs from the unbroken one's");
+        assertEquals(unbroken.stdoutMatching("PageRank:.*"), onFour.stdoutMatching("PageRank:.*"));
+        for (Path dir : List.of(base.resolve("node-0"), base.resolve("node-1"), again.resolve("node-3"))) {
+            assertEquals(1, SeveralNodesCheckpointTest.list(dir).size(), "only the last checkpoint is left in " + dir + ": "
+                    + SeveralNodesCheckpointTest.list(dir));
+        }
+    }
+
+    private static JobRunner pageRank(MpiAbi mpi, Path graph, Path result, int nodes, int perNode, Object... more) {
+        Object[] args = {"--graph", graph, "--out", result, "--iterations", 12, "--tolerance", 0};
+        Object[] all = Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return JobRunner.job(PageRank.class).mpi(mpi).nodes(nodes).ranks(perNode).running(1).args(all).timeout(TIMEOUT);
     }
 
     /**
