@@ -118,6 +118,7 @@ public final class NodeMaster {
         Attempt attempt = null;
         JobStats stats = null;
         JobOutcome result = null;
+        int placedSequence = -1;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
             if (context.nodes() > 1) {
@@ -131,10 +132,10 @@ public final class NodeMaster {
                             context.heldPlacement() ? holdings(context.dirOn(context.restartDir(), node)) : null);
                 }
                 if (context.heldPlacement()) {
-                    // bdmpiexec places the ranks where the directories hold their parts; this one is brought up to that checkpoint.
+                    // bdmpiexec places the ranks where the directories hold their parts (a spare's: none, fetched below).
                     ControlMessage.Placed placed = launcher.placement(context.placementWaitMs());
                     context.placedBy(placed.nodeOf());
-                    CheckpointStore.commitIn(context.dirOn(context.restartDir(), node), placed.sequence());
+                    placedSequence = placed.sequence();
                 }
                 Path named = context.dirOn(context.checkpointDir() != null ? context.checkpointDir() : context.restartDir(), node);
                 if (named != null) {
@@ -144,8 +145,8 @@ public final class NodeMaster {
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
             RestartStaging staging = null;
             MasterMessage.RestartPlan plan = null;
-            if (internode != null && MasterContext.nodeLocal(context.restartDir()) && !context.heldPlacement()) {
-                // The ranks may now be on other nodes than the parts that hold them: the masters fetch what they lack.
+            if (internode != null && MasterContext.nodeLocal(context.restartDir())) {
+                // The ranks may be on other nodes than the parts that hold them: the masters fetch what they lack.
                 staging = new RestartStaging(internode, context.dirOn(context.restartDir(), node), context.restartDir().toString(),
                         context.placementWaitMs());
                 List<Integer> nodeOf = new ArrayList<>();
@@ -153,6 +154,10 @@ public final class NodeMaster {
                     nodeOf.add(placement.nodeOf(rank));
                 }
                 plan = staging.agree(nodeOf);
+                if (placedSequence >= 0 && plan.sequence() != placedSequence) {
+                    throw new IOException("bdmpiexec placed the ranks for checkpoint " + placedSequence + " but the masters"
+                            + " found checkpoint " + plan.sequence() + " the newest in " + context.restartDir());
+                }
             }
             SlaveMemory slaveMemory = context.slaveMemoryOn(node);
             slaveMemory.warnings().forEach(System.err::println);
@@ -313,8 +318,9 @@ public final class NodeMaster {
         if (context.restartDir() == null) {
             return null;
         }
-        return context.checkpointDir() == null ? store
-                : new CheckpointStore(context.dirOn(context.restartDir(), node), workDir.spill(), sharing(context.restartDir()));
+        Path dir = context.dirOn(context.restartDir(), node);
+        // One directory, one store: the parts staged into it and the checkpoints this job writes number on from one latest.
+        return dir.equals(store.directory()) ? store : new CheckpointStore(dir, workDir.spill(), sharing(context.restartDir()));
     }
 
     /** {@code from}, the checkpoints --restart goes on from (or null), once checked against this job. */

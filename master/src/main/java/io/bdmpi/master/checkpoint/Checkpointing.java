@@ -352,8 +352,7 @@ public final class Checkpointing {
             for (int rank = 0; rank < n; rank++) {
                 if (members.get(rank) != null && pieces.get(rank).isEmpty()) {
                     throw new CheckpointException("checkpoint " + checkpoint.sequence() + " in " + from.directory()
-                            + " holds no state of rank " + rank + (from.nodeLocal() ? " (a node-local directory holds its"
-                            + " node's part and its buddy copy of another's only)" : ""));
+                            + " holds no state of rank " + rank);
                 }
             }
             restoredNs = System.nanoTime();
