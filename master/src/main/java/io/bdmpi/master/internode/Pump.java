@@ -39,6 +39,10 @@ import java.util.function.IntFunction;
  * bytes are here already), so the inbox knows a header before it hands out the buffer for the data
  * that follows it; data messages complete in the background and the inbox orders them itself.
  *
+ * <p>Messages of the staging tags ({@link #STAGING_TAG}, {@link #STAGING_DATA_TAG}), which the
+ * masters exchange before a job starts, are never given to an inbox: a thread asks for each with
+ * {@link #receive}, knowing what comes; by the time a job's inbox is set, every one has been taken.
+ *
  * <p>At most {@link #DATA_WINDOW} data messages to one destination are in flight; the others wait
  * here, in order. A receiver posts a receive for every message it probes, so this bounds the
  * memory a receiving master holds for one sender, and a large payload streams through in chunks.
