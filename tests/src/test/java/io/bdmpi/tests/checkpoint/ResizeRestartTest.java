@@ -36,7 +36,8 @@ class ResizeRestartTest {
     private static final int EVERY = 3;
     /** Over the default -im: spill files, forwarded between masters in chunks. */
     private static final int BIG = 200_000;
-    private static final int STATE = 300_000;
+    /** Over Internode.CHUNK_BYTES (8 MiB): a staged state file streams in two chunks. */
+    private static final int STATE = 9_000_000;
     private static final Duration TIMEOUT = JobRunner.DEFAULT_TIMEOUT.multipliedBy(3);
 
     @TempDir
