@@ -187,4 +187,24 @@ class ResizeRestartTest {
         assertEquals(List.of("checkpoint-3"), SeveralNodesCheckpointTest.list(base.resolve("node-0")));
         assertEquals(List.of("checkpoint-3"), SeveralNodesCheckpointTest.list(base.resolve("node-1")));
     }
+
+    /**
+     * Node 1's part 1 lost a state file (its manifest still names it): node 1 cannot send the part
+     * node 0 needs, tells node 0, and both stop, saying why, with nothing staged left behind.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MpiAbi.class, names = "MPICH")
+    void aPartThatCannotBeSentStopsEveryMasterWaitingForIt(MpiAbi mpi) throws Exception {
+        Path base = Files.createDirectory(temp.resolve("checkpoints"));
+        diedAfterCheckpoint3(ring(mpi, 3, 2, 4, 10, "once"), base);
+        Files.delete(base.resolve("node-1/checkpoint-3/part-1/rank-2.state"));
+
+        JobResult r = ring(mpi, 2, 3).options("--restart", base.resolve("node-%n").toString()).run().assertFailed();
+        Expect.that(r, r.stderrContaining("cannot send the parts of checkpoint 3 in .*node-1 to other nodes: .*rank-2.state")
+                .size() >= 1, "the part that could not be sent is named");
+        Expect.that(r, r.stdoutMatching("RESTORED.*").isEmpty(), "no rank restores");
+        for (String node : List.of("node-0", "node-1")) {
+            assertEquals(List.of("checkpoint-3"), SeveralNodesCheckpointTest.list(base.resolve(node)), "nothing staged is left");
+        }
+    }
 }
