@@ -311,11 +311,14 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * The launch that goes on from node-local checkpoints without node {@code lost} (-1: on the
      * same nodes): on every survivor (its host, from {@code --hosts} or the host file), each in its
      * own directory; the masters tell what their directories hold and {@link #planner} places the
-     * ranks. A spare host has none of the checkpoint's parts, so none is used.
+     * ranks. A spare host (the first beyond the {@code nodes} of {@code --hosts} or the host file)
+     * takes the lost node's place with a directory of a number no node used, new: the planner gives
+     * it ranks, whose parts its master fetches from the others.
      */
     MultiNodeLaunch onSurvivors(int lost) {
         String survivors = null;
         List<String> list = hostList();
+        List<Integer> dirs = survivingDirs(lost);
         if (list != null) {
             List<String> kept = new ArrayList<>();
             for (int n = 0; n < nodes && n < list.size(); n++) {
@@ -323,9 +326,16 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     kept.add(list.get(n));
                 }
             }
+            if (lost >= 0 && list.size() > nodes) {
+                kept.add(list.get(nodes));
+                int fresh = 0;
+                for (int n = 0; n < nodes; n++) {
+                    fresh = Math.max(fresh, dirOf(n) + 1);
+                }
+                dirs.add(fresh);
+            }
             survivors = String.join(",", kept);
         }
-        List<Integer> dirs = survivingDirs(lost);
         StringBuilder slots = new StringBuilder();
         for (int d : dirs) {
             slots.append(slots.length() == 0 ? "" : ",").append(d);

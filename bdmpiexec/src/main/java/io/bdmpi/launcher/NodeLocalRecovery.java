@@ -38,13 +38,14 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> nodeOf) {
      * checkpoint any of them has committed; a directory that holds that checkpoint's parts
      * uncommitted (its master was lost before it heard of the commit) is brought up to it by its
      * master. Every survivor keeps a rank at least: one that would get none takes one of a part it
-     * holds from the co-holder with the most.
+     * holds from the co-holder with the most. A node whose directory holds nothing of the checkpoint
+     * (a spare host's) takes ranks from the busiest nodes until it is about as busy; its master
+     * fetches their parts from the others (see the master's {@code RestartStaging}).
      *
      * @param survivors the directory number ({@code %n}) of each node of the new run, in its order
      * @param held      what each of those directories holds, in the same order
      * @return the plan, or null when no survivor holds a committed checkpoint
-     * @throws Refused naming the lost nodes when a part of the checkpoint is on no survivor, or a
-     *                 survivor that holds nothing of it
+     * @throws Refused naming the lost nodes when a part of the checkpoint is on no survivor
      */
     static NodeLocalRecovery plan(List<Integer> survivors, List<List<ControlMessage.HeldPart>> held) throws Refused {
         int sequence = 0;
@@ -58,6 +59,8 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> nodeOf) {
         }
         int worldSize = -1;
         int nodes = -1;
+        // A node whose directory holds nothing of the checkpoint (a spare host's, new): its master fetches its ranks' parts.
+        boolean[] spare = new boolean[survivors.size()];
         // The survivors that hold each part of the checkpoint (as numbered by the run that took it).
         List<List<Integer>> holders = new ArrayList<>();
         List<List<Integer>> ranksOf = new ArrayList<>();
@@ -77,9 +80,7 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> nodeOf) {
                 holders.get(p.part()).add(i);
                 ranksOf.set(p.part(), p.ranks());
             }
-            if (!any) {
-                throw new Refused("directory " + survivors.get(i) + " holds neither checkpoint " + sequence + " nor its parts");
-            }
+            spare[i] = !any;
         }
         // A rank goes to a survivor that holds its part: the only one, else the one with the fewest
         // ranks so far (a part both its node and its buddy hold may be split between them).
@@ -115,6 +116,23 @@ record NodeLocalRecovery(int sequence, int worldSize, List<Integer> nodeOf) {
         // Every survivor runs a master, so each keeps a rank: one left with none takes a rank of a
         // part it holds from the co-holder with the most (more than one).
         for (int i = 0; i < survivors.size(); i++) {
+            while (spare[i]) {
+                // A spare takes ranks from the busiest node until it is as busy as that one, less one.
+                int busiest = 0;
+                for (int j = 0; j < load.length; j++) {
+                    busiest = load[j] > load[busiest] ? j : busiest;
+                }
+                if (load[busiest] <= load[i] + 1) {
+                    break;
+                }
+                int rank = worldSize - 1;
+                while (holderOf[rank] != busiest) {
+                    rank--;
+                }
+                holderOf[rank] = i;
+                load[busiest]--;
+                load[i]++;
+            }
             for (int rank = 0; rank < worldSize && load[i] == 0; rank++) {
                 int from = holderOf[rank];
                 if (from >= 0 && load[from] > 1 && holds(holders, ranksOf, i, rank)) {

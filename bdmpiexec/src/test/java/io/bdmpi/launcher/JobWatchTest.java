@@ -99,8 +99,8 @@ class JobWatchTest {
             assertNull(watch.placement());
             try (LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored),
                     new ControlMessage.Holdings(List.of()))) {
-                assertEquals(placed, node0.placement());
-                assertEquals(placed, node1.placement());
+                assertEquals(placed, node0.placement(5_000));
+                assertEquals(placed, node1.placement(5_000));
                 assertEquals(List.of(List.of(), List.of(waiting, mine)), asked.poll(1, TimeUnit.SECONDS));
                 assertEquals(placed, watch.placement());
             }
@@ -113,9 +113,25 @@ class JobWatchTest {
         BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
         try (JobWatch watch = new JobWatch(1, List.of(), true, held -> new ControlMessage.NotPlaced("node 1's part is lost")).start(l -> { });
              LauncherLink node0 = LauncherLink.connect(watch.address(), 0, listener(ignored), new ControlMessage.Holdings(List.of()))) {
-            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, node0::placement);
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> node0.placement(5_000));
             assertEquals("node 1's part is lost", e.getMessage());
             assertEquals(new ControlMessage.NotPlaced("node 1's part is lost"), watch.placement());
+        }
+    }
+
+    /** A master whose placement never comes (another master never tells its holdings) gives up after its wait, saying so. */
+    @Test
+    void aPlacementThatNeverComesEndsTheMastersWait() throws Exception {
+        BlockingQueue<String> ignored = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(2, List.of(), true, held -> new ControlMessage.NotPlaced("never asked")).start(l -> { });
+             LauncherLink node1 = LauncherLink.connect(watch.address(), 1, listener(ignored), new ControlMessage.Holdings(List.of()))) {
+            long start = System.nanoTime();
+            IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class, () -> node1.placement(400));
+            long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(waitedMs >= 400 && waitedMs < 5_000, waitedMs + " ms");
+            assertEquals("bdmpiexec placed no rank within 0.4 s of this master telling what its checkpoint directory holds;"
+                    + " giving up", e.getMessage());
+            assertNull(watch.placement(), "bdmpiexec planned nothing without node 0's holdings");
         }
     }
 

@@ -8,6 +8,7 @@ import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.control.ControlMessage;
 import io.bdmpi.master.control.LauncherLink;
 import io.bdmpi.master.internode.Internode;
+import io.bdmpi.master.internode.MasterMessage;
 import io.bdmpi.master.internode.Placement;
 import io.bdmpi.master.memory.MemoryCgroup;
 import io.bdmpi.master.memory.MemorySampler;
@@ -117,6 +118,7 @@ public final class NodeMaster {
         Attempt attempt = null;
         JobStats stats = null;
         JobOutcome result = null;
+        int placedSequence = -1;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
             if (context.nodes() > 1) {
@@ -130,10 +132,10 @@ public final class NodeMaster {
                             context.heldPlacement() ? holdings(context.dirOn(context.restartDir(), node)) : null);
                 }
                 if (context.heldPlacement()) {
-                    // bdmpiexec places the ranks where the directories hold their parts; this one is brought up to that checkpoint.
-                    ControlMessage.Placed placed = launcher.placement();
+                    // bdmpiexec places the ranks where the directories hold their parts (a spare's: none, fetched below).
+                    ControlMessage.Placed placed = launcher.placement(context.placementWaitMs());
                     context.placedBy(placed.nodeOf());
-                    CheckpointStore.commitIn(context.dirOn(context.restartDir(), node), placed.sequence());
+                    placedSequence = placed.sequence();
                 }
                 Path named = context.dirOn(context.checkpointDir() != null ? context.checkpointDir() : context.restartDir(), node);
                 if (named != null) {
@@ -141,6 +143,22 @@ public final class NodeMaster {
                 }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());
+            RestartStaging staging = null;
+            MasterMessage.RestartPlan plan = null;
+            if (internode != null && MasterContext.nodeLocal(context.restartDir())) {
+                // The ranks may be on other nodes than the parts that hold them: the masters fetch what they lack.
+                staging = new RestartStaging(internode, context.dirOn(context.restartDir(), node), context.restartDir().toString(),
+                        context.placementWaitMs());
+                List<Integer> nodeOf = new ArrayList<>();
+                for (int rank = 0; rank < placement.worldSize(); rank++) {
+                    nodeOf.add(placement.nodeOf(rank));
+                }
+                plan = staging.agree(nodeOf);
+                if (placedSequence >= 0 && plan.sequence() != placedSequence) {
+                    throw new IOException("bdmpiexec placed the ranks for checkpoint " + placedSequence + " but the masters"
+                            + " found checkpoint " + plan.sequence() + " the newest in " + context.restartDir());
+                }
+            }
             SlaveMemory slaveMemory = context.slaveMemoryOn(node);
             slaveMemory.warnings().forEach(System.err::println);
             SlaveLauncher slaveLauncher = new SlaveLauncher(context, slaveMemory);
@@ -154,7 +172,11 @@ public final class NodeMaster {
                 cgroup.join();
             }
             CheckpointStore store = checkpointStore(workDir);
-            CheckpointStore restoreFrom = restartStore(store, workDir, placement.worldSize());
+            restartStore = restartStore(store, workDir);
+            if (plan != null) {
+                staging.transfer(plan, restartStore);
+            }
+            CheckpointStore restoreFrom = checkedRestart(restartStore, placement.worldSize());
             List<JobStats.Recovery> recoveries = new ArrayList<>();
             long failedAtNs = 0;
             while (true) {
@@ -192,6 +214,8 @@ public final class NodeMaster {
                 workDir.clearSpill();
                 restoreFrom = store;
             }
+        } catch (RestartStaging.Refused e) {
+            result = e.quiet ? new JobOutcome(1, null, false) : JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
         } catch (IOException | IllegalStateException | IllegalArgumentException e) {
             result = JobOutcome.failed(1, "cannot start the job: " + e.getMessage());
         } catch (InterruptedException | ExecutionException e) {
@@ -202,6 +226,7 @@ public final class NodeMaster {
             }
             fileDeleter.shutdownNow();
             ticker.shutdownNow();
+            removeStaged(restartStore);
             closeQuietly(cgroup);
             writeStats(stats);
             if (attempt != null) {
@@ -288,13 +313,21 @@ public final class NodeMaster {
         }
     }
 
-    /** The checkpoints --restart goes on from (checked against this job), or null without --restart. */
-    private CheckpointStore restartStore(CheckpointStore store, WorkDirectory workDir, int worldSize) throws IOException {
+    /** The checkpoints --restart goes on from, or null without --restart. */
+    private CheckpointStore restartStore(CheckpointStore store, WorkDirectory workDir) throws IOException {
         if (context.restartDir() == null) {
             return null;
         }
-        CheckpointStore from = context.checkpointDir() == null ? store
-                : new CheckpointStore(context.dirOn(context.restartDir(), node), workDir.spill(), sharing(context.restartDir()));
+        Path dir = context.dirOn(context.restartDir(), node);
+        // One directory, one store: the parts staged into it and the checkpoints this job writes number on from one latest.
+        return dir.equals(store.directory()) ? store : new CheckpointStore(dir, workDir.spill(), sharing(context.restartDir()));
+    }
+
+    /** {@code from}, the checkpoints --restart goes on from (or null), once checked against this job. */
+    private CheckpointStore checkedRestart(CheckpointStore from, int worldSize) throws IOException {
+        if (from == null) {
+            return null;
+        }
         CheckpointStore.Checkpoint latest = from.latest();
         if (latest == null) {
             throw new IOException("no checkpoint to restart from in " + from.directory());
@@ -322,6 +355,21 @@ public final class NodeMaster {
                     .append(" '").append(f.toString().replace("'", "'\\''")).append('\'');
         }
         return rm.length() == 0 ? "" : rm.append("; ").toString();
+    }
+
+    /** The checkpoints --restart goes on from, whose parts staged from other nodes go with the job (null: none). */
+    private CheckpointStore restartStore;
+
+    /** Removes the parts staged for a restart that are still there (the ranks never restored, or the job failed first). */
+    private static void removeStaged(CheckpointStore from) {
+        if (from == null) {
+            return;
+        }
+        try {
+            from.removeStaged();
+        } catch (IOException e) {
+            System.err.println("bdmpiexec: cannot remove the staged parts in " + from.directory() + ": " + e.getMessage());
+        }
     }
 
     /** Set by the shutdown hook: no new attempt starts after a signal. */

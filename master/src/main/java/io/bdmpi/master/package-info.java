@@ -77,7 +77,10 @@
  *       full buffers to its spool file, so the scheduler thread never waits for the disk.</li>
  *   <li><b>bdmpi-shutdown</b>, the JVM's shutdown hook (SIGINT, SIGTERM): publishes
  *       {@code StopRequested} and waits for the cleanup.</li>
- *   <li>the <b>launcher's thread</b>, in {@code NodeMaster.run}: wires an attempt, waits for its
+ *   <li>the <b>launcher's thread</b>, in {@code NodeMaster.run}: restarting from node-local
+ *       checkpoint directories, first agrees with the other masters on the parts each lacks and
+ *       fetches them ({@code RestartStaging}, before any attempt: it shares nothing with the
+ *       scheduler, and its messages go on tags no inbox takes); then wires an attempt, waits for its
  *       outcome, asks for the statistics ({@code StatsRequested}), and writes the statistics, trace
  *       and report once the scheduler has finished.</li>
  * </ul>

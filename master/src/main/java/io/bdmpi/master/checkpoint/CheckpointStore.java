@@ -51,8 +51,11 @@ public final class CheckpointStore {
     private static final String INCOMING = ".incoming-";
     private static final String PART = "part-";
     private static final String DISCARDED = ".discarded-";
+    private static final String STAGING = ".staging-";
     private static final String MANIFEST = "manifest.json";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The names of a part's files: what a copy from another node may be called. */
+    private static final Pattern PART_FILE = Pattern.compile("rank-\\d+\\.state|message-\\d+|" + Pattern.quote(MANIFEST));
 
     /**
      * One node's part of a checkpoint; the JSON of its {@code manifest.json}.
@@ -277,7 +280,7 @@ public final class CheckpointStore {
      * @throws IOException when the name is not a part's file, or the disk fails
      */
     boolean writeBuddyFile(int sequence, int node, String name, Payload payload) throws IOException {
-        if (!name.matches("(rank-\\d+\\.state|message-\\d+|" + Pattern.quote(MANIFEST) + ")")) {
+        if (!PART_FILE.matcher(name).matches()) {
             throw new IOException("node " + node + " sent a buddy copy file named '" + name + "', not a part's file");
         }
         Path part = Files.createDirectories(partDir(sequence, node));
@@ -348,6 +351,97 @@ public final class CheckpointStore {
         WorkDirectory.deleteTree(discarded);
     }
 
+    /**
+     * The files of part {@code part} of the latest checkpoint, {@code sequence}, as this directory
+     * holds it, in the order a copy is written: states, messages, the manifest last. For a restart
+     * on other nodes, whose master lacks the part.
+     *
+     * @throws IOException when the latest checkpoint is not {@code sequence} or lacks the part
+     */
+    public List<Path> partFiles(int sequence, int part) throws IOException {
+        Path checkpoint = dir.resolve(PREFIX + sequence);
+        Part held = latest == null || latest.sequence() != sequence ? null
+                : latest.parts().stream().filter(p -> p.node() == part).findFirst().orElse(null);
+        if (held == null) {
+            throw new IOException(dir + " holds no part " + part + " of checkpoint " + sequence);
+        }
+        List<Path> files = new ArrayList<>();
+        held.states().forEach(f -> files.add(checkpoint.resolve(f.file())));
+        held.messages().forEach(m -> files.add(checkpoint.resolve(m.file())));
+        files.add(checkpoint.resolve(PART + part).resolve(MANIFEST));
+        return files;
+    }
+
+    /**
+     * Where a file of part {@code part} of checkpoint {@code sequence} goes as it arrives from
+     * another node for a restart: {@code .staging-N/part-K/}, read by the restore beside this
+     * directory's own parts ({@link #includeStaged}) and removed once restored.
+     *
+     * @throws IOException when the name is not a part's file
+     */
+    public Path stagedFile(int sequence, int part, String name) throws IOException {
+        if (!PART_FILE.matcher(name).matches()) {
+            throw new IOException("a staged file named '" + name + "' is not a part's file");
+        }
+        return Files.createDirectories(dir.resolve(STAGING + sequence).resolve(PART + part)).resolve(name);
+    }
+
+    /** Whether {@code name} is the last file of a part, its manifest, after which the staged part is synced. */
+    public static boolean isManifest(String name) {
+        return MANIFEST.equals(name);
+    }
+
+    /** Syncs staged part {@code part} of checkpoint {@code sequence}, whose files are all written and synced. */
+    public void syncStaged(int sequence, int part) throws IOException {
+        Path staging = dir.resolve(STAGING + sequence);
+        sync(staging.resolve(PART + part));
+        sync(staging);
+        sync(dir);
+    }
+
+    /**
+     * Makes checkpoint {@code sequence} the latest as a restart reads it: this directory's own
+     * parts of it (if it is its latest) and the parts staged from other nodes.
+     *
+     * @throws IOException when a staged manifest cannot be read, or the two hold no part at all
+     */
+    public void includeStaged(int sequence) throws IOException {
+        List<Part> parts = new ArrayList<>();
+        if (latest != null && latest.sequence() == sequence) {
+            parts.addAll(latest.parts());
+        }
+        Path staging = dir.resolve(STAGING + sequence);
+        if (Files.isDirectory(staging)) {
+            try (Stream<Path> entries = Files.list(staging)) {
+                for (Path p : (Iterable<Path>) entries::iterator) {
+                    Part staged = JSON.readValue(p.resolve(MANIFEST).toFile(), Part.class);
+                    if (parts.stream().noneMatch(own -> own.node() == staged.node())) {
+                        parts.add(staged);
+                    }
+                }
+            }
+        }
+        if (parts.isEmpty()) {
+            throw new IOException(dir + " holds no part of checkpoint " + sequence + ", nor was one staged");
+        }
+        parts.sort(Comparator.comparingInt(Part::node));
+        latest = new Checkpoint(sequence, parts.get(0).nodes(), parts.get(0).worldSize(), List.copyOf(parts));
+    }
+
+    /** Removes the parts staged from other nodes for a restart (restored, or the job failed). */
+    public void removeStaged() throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) entries::iterator) {
+                if (p.getFileName().toString().startsWith(STAGING)) {
+                    WorkDirectory.deleteTree(p);
+                }
+            }
+        }
+    }
+
     /** A buffered message and the world rank it waits for. */
     record StoredMessageFor(int receiver, StoredMessage message) {
     }
@@ -360,6 +454,9 @@ public final class CheckpointStore {
      */
     String exportToSpill(String file, String spillName) throws IOException {
         Path source = dir.resolve(PREFIX + latest.sequence()).resolve(file);
+        if (!Files.exists(source)) {
+            source = dir.resolve(STAGING + latest.sequence()).resolve(file); // a part staged from another node
+        }
         linkOrCopy(source, spillDir.resolve(spillName));
         return spillName;
     }
@@ -445,13 +542,13 @@ public final class CheckpointStore {
 
     /**
      * Removes what a crash in the middle of a checkpoint left behind: checkpoints never committed,
-     * and older ones a node did not finish deleting.
+     * older ones a node did not finish deleting, and parts staged for a restart that never restored.
      */
     public void removeIncomplete() throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
             for (Path p : (Iterable<Path>) entries::iterator) {
                 String name = p.getFileName().toString();
-                if (name.startsWith(INCOMING) || name.startsWith(DISCARDED)) {
+                if (name.startsWith(INCOMING) || name.startsWith(DISCARDED) || name.startsWith(STAGING)) {
                     WorkDirectory.deleteTree(p);
                 } else if (name.startsWith(PREFIX) && latest != null && !name.equals(PREFIX + latest.sequence())) {
                     discard(p);

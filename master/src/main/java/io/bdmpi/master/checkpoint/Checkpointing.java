@@ -352,8 +352,7 @@ public final class Checkpointing {
             for (int rank = 0; rank < n; rank++) {
                 if (members.get(rank) != null && pieces.get(rank).isEmpty()) {
                     throw new CheckpointException("checkpoint " + checkpoint.sequence() + " in " + from.directory()
-                            + " holds no state of rank " + rank + (from.nodeLocal() ? " (a node-local directory holds its"
-                            + " node's part and its buddy copy of another's only)" : ""));
+                            + " holds no state of rank " + rank);
                 }
             }
             restoredNs = System.nanoTime();
@@ -361,6 +360,14 @@ public final class Checkpointing {
         } catch (IOException e) {
             throw new CheckpointException("cannot read checkpoint " + checkpoint.sequence() + " in " + from.directory()
                     + ": " + e);
+        } finally {
+            // The spill directory holds links to what the ranks read: parts staged from other nodes have served.
+            try {
+                from.removeStaged();
+            } catch (IOException e) {
+                System.err.println("bdmpiexec: cannot remove the staged parts in " + from.directory() + ": " + e.getMessage()
+                        + " (the master tries again when the job ends)");
+            }
         }
     }
 

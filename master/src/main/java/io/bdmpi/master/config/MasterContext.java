@@ -55,6 +55,12 @@ public final class MasterContext {
      */
     public static final long RECYCLED_SPILL_BYTES_DEFAULT = 256L * 1024 * 1024;
 
+    /**
+     * Default of {@link #placementWaitMs}: as long as bdmpiexec gives every master to start and
+     * connect, since its placement comes once the slowest master has told its holdings.
+     */
+    public static final long PLACEMENT_WAIT_MS_DEFAULT = 120_000;
+
     /** Share of a node's --memory-limit that idle recycled spill files may keep in page cache, at most: 1/8. */
     private static final int RECYCLED_SPILL_SHARE_OF_LIMIT = 8;
 
@@ -88,6 +94,7 @@ public final class MasterContext {
     private Path restartDir;
     private List<Integer> nodeDirs = List.of();
     private boolean heldPlacement;
+    private long placementWaitMs = PLACEMENT_WAIT_MS_DEFAULT;
     private int recoveries;
     private boolean concluded;
 
@@ -351,6 +358,16 @@ public final class MasterContext {
      */
     public boolean heldPlacement() { return heldPlacement; }
     public MasterContext heldPlacement(boolean v) { heldPlacement = v; return this; }
+
+    /**
+     * How long a master waits for the ranks' placement on the checkpoint's parts before it gives up
+     * with a message saying so: with {@link #heldPlacement}, for bdmpiexec's answer (bdmpiexec may be
+     * stuck, or another master never told its holdings); restarting from node-local directories,
+     * for each message of the other masters while they agree on the parts each fetches and send
+     * them. Default {@value #PLACEMENT_WAIT_MS_DEFAULT} ms.
+     */
+    public long placementWaitMs() { return placementWaitMs; }
+    public MasterContext placementWaitMs(long v) { placementWaitMs = v; return this; }
 
     /**
      * Takes the placement bdmpiexec gave after the masters told it their holdings: the node of

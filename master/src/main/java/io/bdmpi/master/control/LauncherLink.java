@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -149,20 +150,24 @@ public final class LauncherLink implements AutoCloseable {
      * Waits for the launcher's placement of the ranks, which it sends once every master has told
      * its holdings (see {@link #connect}).
      *
+     * @param timeoutMs how long to wait at most
      * @return the checkpoint to go on from and each rank's node
-     * @throws IOException when the launcher says the job cannot go on, or it or another node is
-     *                     lost first
+     * @throws IOException when the launcher says the job cannot go on, it or another node is lost
+     *                     first, or no placement came within {@code timeoutMs}
      * @throws InterruptedException if interrupted while waiting
      */
-    public ControlMessage.Placed placement() throws IOException, InterruptedException {
+    public ControlMessage.Placed placement(long timeoutMs) throws IOException, InterruptedException {
         try {
-            ControlMessage m = placement.get();
+            ControlMessage m = placement.get(timeoutMs, TimeUnit.MILLISECONDS);
             if (m instanceof ControlMessage.NotPlaced not) {
                 throw new IOException(not.reason());
             }
             return (ControlMessage.Placed) m;
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IOException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("bdmpiexec placed no rank within " + timeoutMs / 1000.0 + " s of this master telling"
+                    + " what its checkpoint directory holds; giving up");
         }
     }
 

@@ -19,7 +19,10 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A master's link to the masters of the other nodes: forwards its slaves' messages to theirs,
@@ -55,8 +58,8 @@ public final class Internode implements AutoCloseable {
     /** Receive buffers a master keeps for reuse (more are made while several senders stream at once). */
     private static final int SPARE_CHUNK_BUFFERS = 4;
     private static final long START_TIMEOUT_S = 60;
-    /** A buddy copy's file up to this length travels inside its header (a manifest, a small state). */
-    private static final int BUDDY_INLINE_BYTES = 64 * 1024;
+    /** A checkpoint file (of a buddy copy, or staged for a restart) up to this length travels inside its header (a manifest, a small state). */
+    private static final int FILE_INLINE_BYTES = 64 * 1024;
 
     /** Small messages {@link #pollArrivals} takes at most per call, so its caller's queue cannot fill. */
     public static final int POLLED_ARRIVALS_MAX = 64;
@@ -286,20 +289,27 @@ public final class Internode implements AutoCloseable {
      * takes no memory until MPI reads it, and goes as soon as it is sent.
      */
     private void sendFile(int destNode, Payload.Spilled spilled, Path spillDir, Runnable afterSent) {
-        try (FileChannel ch = FileChannel.open(spillDir.resolve(spilled.fileName()), StandardOpenOption.READ)) {
-            for (long at = 0; at < spilled.length(); at += CHUNK_BYTES) {
-                long n = Math.min(CHUNK_BYTES, spilled.length() - at);
+        try {
+            sendFile(destNode, Pump.DATA_TAG, spillDir.resolve(spilled.fileName()), spilled.length(), afterSent);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot send spill file " + spilled.fileName(), e);
+        }
+    }
+
+    /** Sends the first {@code length} bytes of {@code file} as data messages of {@code tag}, as {@link #sendFile} does. */
+    private void sendFile(int destNode, int tag, Path file, long length, Runnable afterSent) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            for (long at = 0; at < length; at += CHUNK_BYTES) {
+                long n = Math.min(CHUNK_BYTES, length - at);
                 MappedByteBuffer chunk = ch.map(FileChannel.MapMode.READ_ONLY, at, n);
-                boolean last = at + n == spilled.length();
-                pump.send(destNode, Pump.DATA_TAG, chunk, () -> {
+                boolean last = at + n == length;
+                pump.send(destNode, tag, chunk, () -> {
                     Unmapper.unmap(chunk);
                     if (last && afterSent != null) {
                         afterSent.run();
                     }
                 });
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot send spill file " + spilled.fileName(), e);
         }
     }
 
@@ -355,7 +365,7 @@ public final class Internode implements AutoCloseable {
             Path file = partDir.resolve(name);
             try {
                 long length = Files.size(file);
-                if (length <= BUDDY_INLINE_BYTES) {
+                if (length <= FILE_INLINE_BYTES) {
                     ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
                     pump.send(buddyNode, Pump.CONTROL_TAG, new MasterMessage.BuddyFile(sequence, name, length, true, bytes).encode(),
                             null);
@@ -373,6 +383,86 @@ public final class Internode implements AutoCloseable {
     /** Tells node 0 that this node holds a durable copy of {@code ofNode}'s part of checkpoint {@code sequence} (scheduler thread). */
     public void buddyCopied(int sequence, int ofNode) {
         pump.send(0, Pump.CONTROL_TAG, new MasterMessage.BuddyCopied(sequence, ofNode).encode(), null);
+    }
+
+    /**
+     * Sends a message of a restart's staging to the master of {@code destNode} (launcher thread,
+     * before the job starts; see {@link Pump#STAGING_TAG}).
+     */
+    public void sendStaging(int destNode, MasterMessage message) {
+        pump.send(destNode, Pump.STAGING_TAG, message.encode(), null);
+    }
+
+    /**
+     * Receives the next message of a restart's staging from the master of {@code sourceNode},
+     * waiting at most {@code timeoutMs} (launcher thread, before the job starts).
+     *
+     * @throws IOException when none comes in time, or it cannot be read
+     */
+    public MasterMessage receiveStaging(int sourceNode, long timeoutMs) throws IOException, InterruptedException {
+        ByteBuffer bytes = await(pump.receive(sourceNode, Pump.STAGING_TAG, ByteBuffer::allocateDirect), sourceNode, timeoutMs);
+        try {
+            return MasterMessage.decode(bytes);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("node " + sourceNode + " sent a broken message: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Sends {@code file}, named {@code name}, as a file of part {@code part} of checkpoint
+     * {@code sequence} to the master of {@code destNode}: a small one inside its header, a large one
+     * streamed from its mapping like a spilled message (launcher thread, before the job starts).
+     */
+    public void sendStagedFile(int destNode, int sequence, int part, Path file) throws IOException {
+        long length = Files.size(file);
+        String name = file.getFileName().toString();
+        if (length <= FILE_INLINE_BYTES) {
+            sendStaging(destNode, new MasterMessage.StagedFile(sequence, part, name, length, true,
+                    ByteBuffer.wrap(Files.readAllBytes(file))));
+        } else {
+            sendStaging(destNode, new MasterMessage.StagedFile(sequence, part, name, length, false, null));
+            sendFile(destNode, Pump.STAGING_DATA_TAG, file, length, null);
+        }
+    }
+
+    /**
+     * Receives the {@code length} bytes that follow a {@link MasterMessage.StagedFile} header from
+     * the master of {@code sourceNode} into {@code out}, one chunk in memory at a time, waiting at
+     * most {@code timeoutMs} for each (launcher thread, before the job starts).
+     *
+     * @throws IOException when a chunk does not come in time or has the wrong length, or the disk fails
+     */
+    public void receiveStagedData(int sourceNode, long length, FileChannel out, long timeoutMs)
+            throws IOException, InterruptedException {
+        ByteBuffer buffer = ByteBuffer.allocateDirect((int) Math.min(CHUNK_BYTES, length));
+        try {
+            for (long at = 0; at < length; ) {
+                long expected = Math.min(CHUNK_BYTES, length - at);
+                ByteBuffer chunk = await(pump.receive(sourceNode, Pump.STAGING_DATA_TAG,
+                        count -> count <= buffer.capacity() ? buffer.clear().limit(count) : ByteBuffer.allocateDirect(count)),
+                        sourceNode, timeoutMs);
+                if (chunk.remaining() != expected) {
+                    throw new IOException("node " + sourceNode + " sent " + chunk.remaining() + " bytes of a staged file where "
+                            + expected + " were expected");
+                }
+                while (chunk.hasRemaining()) {
+                    at += out.write(chunk, at);
+                }
+            }
+        } finally {
+            Unmapper.unmap(buffer);
+        }
+    }
+
+    private static ByteBuffer await(CompletableFuture<ByteBuffer> received, int sourceNode, long timeoutMs)
+            throws IOException, InterruptedException {
+        try {
+            return received.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new IOException("node " + sourceNode + "'s master sent nothing for " + timeoutMs / 1000.0 + " s");
+        } catch (ExecutionException e) {
+            throw new IOException("receiving from node " + sourceNode + ": " + e.getCause(), e.getCause());
+        }
     }
 
     /** Tells every other master that this node has ended its part (any thread). */

@@ -5,6 +5,8 @@ import io.bdmpi.protocol.RmaRequest;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What one master tells another on the {@linkplain Pump#CONTROL_TAG control tag}, and its wire form:
@@ -29,6 +31,9 @@ public sealed interface MasterMessage {
     int LOCK_REQUEST = 22;
     int LOCK_GRANTED = 23;
     int UNLOCK = 24;
+    int RESTART_HOLDINGS = 25;
+    int RESTART_PLAN = 26;
+    int STAGED_FILE = 27;
 
     /** The message's wire form in a new direct buffer (MPI needs a fixed address). */
     ByteBuffer encode();
@@ -272,6 +277,81 @@ public sealed interface MasterMessage {
     }
 
     /**
+     * What the sender's node-local checkpoint directory holds, for node 0 to plan a restart on other
+     * nodes ({@linkplain Pump#STAGING_TAG staging}).
+     */
+    record RestartHoldings(List<HeldPart> parts) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            int bytes = 8;
+            for (HeldPart p : parts) {
+                bytes += 4 * 5 + 1 + 4 * p.ranks().size();
+            }
+            ByteBuffer b = ByteBuffer.allocateDirect(bytes).putInt(RESTART_HOLDINGS).putInt(parts.size());
+            for (HeldPart p : parts) {
+                b.putInt(p.sequence()).put((byte) (p.committed() ? 1 : 0)).putInt(p.part()).putInt(p.parts())
+                        .putInt(p.worldSize()).putInt(p.ranks().size());
+                p.ranks().forEach(b::putInt);
+            }
+            return b.flip();
+        }
+    }
+
+    /**
+     * One part of a checkpoint a directory holds.
+     *
+     * @param committed whether the directory has committed the checkpoint (else its part is written whole, awaiting the commit)
+     * @param part      the node that wrote it
+     * @param parts     how many nodes wrote the checkpoint
+     * @param ranks     the world ranks whose states it holds (and the messages for them)
+     */
+    record HeldPart(int sequence, boolean committed, int part, int parts, int worldSize, List<Integer> ranks) {
+    }
+
+    /**
+     * Node 0's plan of a restart: go on from checkpoint {@code sequence}, each node first fetching
+     * the parts it lacks as {@code transfers} say; or, when {@code refusal} is not empty, why the
+     * job cannot go on ({@linkplain Pump#STAGING_TAG staging}).
+     */
+    record RestartPlan(int sequence, String refusal, List<Transfer> transfers) implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            byte[] text = refusal.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer b = ByteBuffer.allocateDirect(4 * 4 + text.length + 12 * transfers.size())
+                    .putInt(RESTART_PLAN).putInt(sequence).putInt(text.length).put(text).putInt(transfers.size());
+            transfers.forEach(t -> b.putInt(t.part()).putInt(t.from()).putInt(t.to()));
+            return b.flip();
+        }
+    }
+
+    /** Node {@code from} sends its copy of part {@code part} to node {@code to}. */
+    record Transfer(int part, int from, int to) {
+    }
+
+    /**
+     * One file of part {@code part} of checkpoint {@code sequence}, for a restart on the receiver's
+     * node ({@linkplain Pump#STAGING_TAG staging}); a part's files come in order, its manifest last.
+     *
+     * @param dataBytes the file's length; when {@code inline} its bytes follow the header, otherwise
+     *                  they follow as {@linkplain Pump#STAGING_DATA_TAG data messages}
+     */
+    record StagedFile(int sequence, int part, String name, long dataBytes, boolean inline, ByteBuffer inlineBytes)
+            implements MasterMessage {
+        @Override
+        public ByteBuffer encode() {
+            byte[] text = name.getBytes(StandardCharsets.UTF_8);
+            int extra = inline ? inlineBytes.remaining() : 0;
+            ByteBuffer b = ByteBuffer.allocateDirect(4 * 4 + text.length + 8 + 1 + extra);
+            b.putInt(STAGED_FILE).putInt(sequence).putInt(part).putInt(text.length).put(text).putLong(dataBytes)
+                    .put((byte) (inline ? 1 : 0));
+            if (inline) {
+                b.put(inlineBytes.duplicate());
+            }
+            return b.flip();
+        }
+    }
+
+    /**
      * Reads one message; a forward's inline bytes are a view of {@code b} (no copy).
      *
      * @throws IllegalArgumentException for an unknown type code or a short message
@@ -378,9 +458,71 @@ public sealed interface MasterMessage {
         if (type == BUDDY_COPIED && in.remaining() == 8) {
             return new BuddyCopied(in.getInt(), in.getInt());
         }
+        if (type == RESTART_HOLDINGS || type == RESTART_PLAN || type == STAGED_FILE) {
+            try {
+                return decodeStaging(type, in);
+            } catch (java.nio.BufferUnderflowException | IllegalArgumentException | NegativeArraySizeException e) {
+                throw new IllegalArgumentException("bad restart staging message (type " + type + "): " + e, e);
+            }
+        }
         if (type == NODE_ENDED && in.remaining() == 5) {
             return new NodeEnded(in.getInt(), in.get() != 0);
         }
         throw new IllegalArgumentException("bad master message: type " + type + ", " + b.remaining() + " bytes");
+    }
+
+    /** Reads a staging message's fields after its type code. */
+    private static MasterMessage decodeStaging(int type, ByteBuffer in) {
+        MasterMessage m;
+        if (type == RESTART_HOLDINGS) {
+            int n = in.getInt();
+            List<HeldPart> parts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int sequence = in.getInt();
+                boolean committed = in.get() != 0;
+                int part = in.getInt();
+                int count = in.getInt();
+                int worldSize = in.getInt();
+                int ranks = in.getInt();
+                if (ranks < 0 || ranks > in.remaining() / 4) {
+                    throw new IllegalArgumentException(ranks + " ranks");
+                }
+                List<Integer> held = new ArrayList<>(ranks);
+                for (int r = 0; r < ranks; r++) {
+                    held.add(in.getInt());
+                }
+                parts.add(new HeldPart(sequence, committed, part, count, worldSize, List.copyOf(held)));
+            }
+            m = new RestartHoldings(List.copyOf(parts));
+        } else if (type == RESTART_PLAN) {
+            int sequence = in.getInt();
+            byte[] text = new byte[in.getInt()];
+            in.get(text);
+            int n = in.getInt();
+            if (n < 0 || n > in.remaining() / 12) {
+                throw new IllegalArgumentException(n + " transfers");
+            }
+            List<Transfer> transfers = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                transfers.add(new Transfer(in.getInt(), in.getInt(), in.getInt()));
+            }
+            m = new RestartPlan(sequence, new String(text, StandardCharsets.UTF_8), List.copyOf(transfers));
+        } else {
+            int sequence = in.getInt();
+            int part = in.getInt();
+            byte[] text = new byte[in.getInt()];
+            in.get(text);
+            long length = in.getLong();
+            boolean inline = in.get() != 0;
+            if (inline && in.remaining() != length) {
+                throw new IllegalArgumentException("staged file of " + length + " bytes carries " + in.remaining());
+            }
+            return new StagedFile(sequence, part, new String(text, StandardCharsets.UTF_8), length, inline,
+                    inline ? in.slice() : null);
+        }
+        if (in.hasRemaining()) {
+            throw new IllegalArgumentException(in.remaining() + " bytes too many");
+        }
+        return m;
     }
 }

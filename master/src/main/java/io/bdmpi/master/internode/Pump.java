@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The thread that drives every MPI call of a master. It initializes MPI, then loops: posts the
@@ -38,6 +39,10 @@ import java.util.function.Consumer;
  * bytes are here already), so the inbox knows a header before it hands out the buffer for the data
  * that follows it; data messages complete in the background and the inbox orders them itself.
  *
+ * <p>Messages of the staging tags ({@link #STAGING_TAG}, {@link #STAGING_DATA_TAG}), which the
+ * masters exchange before a job starts, are never given to an inbox: a thread asks for each with
+ * {@link #receive}, knowing what comes; by the time a job's inbox is set, every one has been taken.
+ *
  * <p>At most {@link #DATA_WINDOW} data messages to one destination are in flight; the others wait
  * here, in order. A receiver posts a receive for every message it probes, so this bounds the
  * memory a receiving master holds for one sender, and a large payload streams through in chunks.
@@ -48,6 +53,13 @@ public final class Pump implements AutoCloseable {
     public static final int CONTROL_TAG = 1;
     /** Tag of bulk data (large payloads, in chunks). */
     public static final int DATA_TAG = 2;
+    /**
+     * Tag of what the masters tell each other while they stage a restart's checkpoint, before the
+     * job starts: taken only by {@link #receive}, never by an {@link Inbox}.
+     */
+    public static final int STAGING_TAG = 3;
+    /** Tag of the bytes of a staged checkpoint file, in chunks like {@link #DATA_TAG}'s; taken only by {@link #receive}. */
+    public static final int STAGING_DATA_TAG = 4;
 
     /** Data messages to one destination in flight at once: one moving, one ready to move next. */
     static final int DATA_WINDOW = 2;
@@ -91,6 +103,10 @@ public final class Pump implements AutoCloseable {
     private record InFlight(int request, ByteBuffer bytes, Runnable onDone, DataLane lane) {
     }
 
+    /** A {@link #receive} waiting for its message. */
+    private record Directed(int source, int tag, IntFunction<ByteBuffer> bufferFor, CompletableFuture<ByteBuffer> done) {
+    }
+
     /** One destination's data sends: how many are in flight, and the ones waiting their turn. */
     private static final class DataLane {
         final ArrayDeque<Outgoing> waiting = new ArrayDeque<>();
@@ -99,6 +115,8 @@ public final class Pump implements AutoCloseable {
 
     private final MpiLibrary mpi;
     private final Queue<Object> commands = new ConcurrentLinkedQueue<>();
+    /** The {@link #receive}s waiting, in the order they were asked for. */
+    private final Queue<Directed> directed = new ConcurrentLinkedQueue<>();
     /**
      * Held by whichever thread calls MPI; the pump waits for it, the others only try it. Guards
      * every field below that is not volatile, and the inbox's own state.
@@ -161,6 +179,22 @@ public final class Pump implements AutoCloseable {
         }
         // The pump tests the send to its end, and keeps polling for the answer that may follow.
         LockSupport.unpark(thread);
+    }
+
+    /**
+     * Receives the next message of {@code tag} from {@code source} (any thread), outside the
+     * {@link Inbox}: for the tags no inbox takes ({@link #STAGING_TAG}, {@link #STAGING_DATA_TAG}),
+     * exchanged before a job's inbox is set. At most one receive per source and tag at a time.
+     *
+     * @param bufferFor a direct buffer of exactly the given number of remaining bytes
+     * @return completes with that buffer, holding the message, once it has arrived
+     */
+    public CompletableFuture<ByteBuffer> receive(int source, int tag, IntFunction<ByteBuffer> bufferFor) {
+        Directed d = new Directed(source, tag, bufferFor, new CompletableFuture<>());
+        directed.add(d);
+        lastActivityNs = System.nanoTime();
+        LockSupport.unpark(thread);
+        return d.done();
     }
 
     /**
@@ -262,6 +296,7 @@ public final class Pump implements AutoCloseable {
                     // A finished send alone is no sign that anything comes back soon: it is not activity.
                     boolean active = postCommands();
                     active |= probe();
+                    active |= probeDirected();
                     active |= complete(receives);
                     complete(sends);
                     if (stopping && commands.isEmpty()) {
@@ -342,7 +377,7 @@ public final class Pump implements AutoCloseable {
     }
 
     private void post(Outgoing o) {
-        if (o.tag() != DATA_TAG) {
+        if (o.tag() != DATA_TAG && o.tag() != STAGING_DATA_TAG) {
             post(o, null);
         } else {
             DataLane lane = dataLanes.computeIfAbsent(o.dest(), d -> new DataLane());
@@ -379,6 +414,23 @@ public final class Pump implements AutoCloseable {
                 int source = m.source();
                 int tag = m.tag();
                 receives.add(new InFlight(request, buffer, () -> target.received(source, tag, buffer), null));
+            }
+        }
+        return any;
+    }
+
+    /** Posts the receive of each {@link #receive} whose message has come (pump thread, under the lock). */
+    private boolean probeDirected() {
+        boolean any = false;
+        for (Iterator<Directed> it = directed.iterator(); it.hasNext(); ) {
+            Directed d = it.next();
+            MpiLibrary.Probed m = mpi.iprobe(d.source(), d.tag(), MpiLibrary.COMM_WORLD);
+            if (m != null) {
+                it.remove();
+                any = true;
+                ByteBuffer buffer = d.bufferFor().apply(m.count());
+                int request = mpi.irecv(buffer, d.source(), d.tag(), MpiLibrary.COMM_WORLD);
+                receives.add(new InFlight(request, buffer, () -> d.done().complete(buffer), null));
             }
         }
         return any;

@@ -5,9 +5,11 @@ import io.bdmpi.protocol.RmaRequest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class MasterMessageTest {
 
@@ -42,6 +44,26 @@ class MasterMessageTest {
         assertEquals(w, MasterMessage.decode(w.encode()));
         MasterMessage.CheckpointCommitted c = new MasterMessage.CheckpointCommitted(8);
         assertEquals(c, MasterMessage.decode(c.encode()));
+    }
+
+    @Test
+    void shouldRoundTripTheStagingOfARestart() {
+        MasterMessage.RestartHoldings h = new MasterMessage.RestartHoldings(List.of(
+                new MasterMessage.HeldPart(4, true, 2, 3, 6, List.of(4, 5)),
+                new MasterMessage.HeldPart(5, false, 0, 3, 6, List.of())));
+        assertEquals(h, MasterMessage.decode(h.encode()));
+        MasterMessage.RestartPlan plan = new MasterMessage.RestartPlan(4, "", List.of(new MasterMessage.Transfer(2, 0, 3)));
+        assertEquals(plan, MasterMessage.decode(plan.encode()));
+        MasterMessage.RestartPlan refused = new MasterMessage.RestartPlan(4, "part 1 of checkpoint 4 is in no directory", List.of());
+        assertEquals(refused, MasterMessage.decode(refused.encode()));
+        MasterMessage.StagedFile f = assertInstanceOf(MasterMessage.StagedFile.class, MasterMessage.decode(
+                new MasterMessage.StagedFile(4, 2, "rank-5.state", 2, true, ByteBuffer.wrap(new byte[] {7, 8})).encode()));
+        assertEquals(new MasterMessage.StagedFile(4, 2, "rank-5.state", 2, true, ByteBuffer.wrap(new byte[] {7, 8})), f);
+        MasterMessage.StagedFile streamed = new MasterMessage.StagedFile(4, 2, "message-0", 1L << 33, false, null);
+        assertEquals(streamed, MasterMessage.decode(streamed.encode()));
+        ByteBuffer cut = h.encode();
+        cut.limit(cut.limit() - 4);
+        assertThrows(IllegalArgumentException.class, () -> MasterMessage.decode(cut));
     }
 
     @Test

@@ -115,6 +115,36 @@ class BuddyCopyTest {
     }
 
     /**
+     * The host file lists a fourth host, a spare: after node 1 is lost with its disk, the spare takes
+     * its place with a new directory (node-3), gets ranks like the survivors, and its master fetches
+     * their parts from them; the job keeps its three nodes and an unbroken run's results.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MpiAbi.class, names = "MPICH")
+    void aSpareHostTakesTheLostNodesPlaceAndFetchesItsParts(MpiAbi mpi) throws Exception {
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path base = Files.createDirectory(temp.resolve("checkpoints"));
+        Path hosts = Files.writeString(temp.resolve("hosts"), "localhost\nlocalhost\nlocalhost\nlocalhost\n");
+        CompletableFuture<Long> killed = loseAtCheckpointTwo(base.resolve("node-1"));
+
+        JobResult r = ring(mpi).options("--hostfile", hosts.toString(), "--checkpoint-dir", base.resolve("node-%n").toString(),
+                "--recover", "1").run();
+        assertTrue(killed.get(5, TimeUnit.SECONDS) > 0, "checkpoint 2 never came\n" + r.describe());
+        r.assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stderrContaining("node 1 was lost: its master .*; going on from checkpoint \\d+ on 3"
+                + " nodes \\(recovery 1 of 1\\)").size() == 1, "the spare keeps the job on three nodes");
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration \\d+").size() == RANKS, "every rank goes on from the checkpoint");
+        assertEquals(3, r.requireStats().nodes().size(), "the last run had three nodes");
+        assertFalse(Files.exists(base.resolve("node-1")), "nothing wrote to the lost node's directory again");
+        for (String node : List.of("node-0", "node-2", "node-3")) {
+            List<String> left = SeveralNodesCheckpointTest.list(base.resolve(node));
+            assertEquals(1, left.size(), "only the last checkpoint is left in " + node + ": " + left);
+            assertEquals(2, SeveralNodesCheckpointTest.list(base.resolve(node).resolve(left.get(0))).size(), node);
+        }
+    }
+
+    /**
      * Node 1 cannot store its copy of node 0's part of checkpoint 3 (a file stands where the copy
      * goes, planted once checkpoint 1 is committed): every part is written, yet checkpoint 3 is
      * never committed, the job fails saying why, and a restart goes on from checkpoint 2.

@@ -112,6 +112,30 @@ class MastersOnlyDirectoriesTest {
     }
 
     /**
+     * Rank 4 dies at iteration 10 with no --recover; the job is restarted on two nodes from the
+     * directories bdmpiexec cannot see: the masters agree among themselves on the parts each lacks
+     * and send them to each other, and the results are an unbroken run's.
+     */
+    @ParameterizedTest
+    @EnumSource(value = MpiAbi.class, names = "MPICH")
+    void aRestartOnFewerNodesFetchesThePartsFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
+        assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
+        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
+        Path disks = Files.createDirectory(temp.resolve("disks"));
+        Path seen = Files.createDirectory(temp.resolve("seen"));
+        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
+        String dirs = seen.resolve("node-%n").toString();
+        ring(mpi).args(4, 10, "once").options("--mpiexec", mpiexec.toString(), "--checkpoint-dir", dirs).run().assertFailed();
+
+        JobResult r = ring(mpi).nodes(2).ranks(3).options("--mpiexec", mpiexec.toString(), "--restart", dirs).run()
+                .assertSucceeded();
+        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-1"));
+    }
+
+    /**
      * Each of {@code nodes} in {@code disks} holds one checkpoint (and the masters' roster, which
      * bdmpiexec removes only where it sees it), with two parts: its node's and a buddy copy.
      */
