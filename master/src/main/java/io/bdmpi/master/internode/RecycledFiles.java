@@ -144,10 +144,11 @@ final class RecycledFiles implements AutoCloseable {
         }
         idle.remove(pick);
         idleBytes -= pick.length;
-        boolean grows = length > pick.length;
+        // Bytes beyond what can be mapped (a file that grows, or past the 2 GiB of one mapping) are written.
+        boolean beyondMapping = length > Math.min(pick.length, Integer.MAX_VALUE);
         FileChannel channel = null;
         try {
-            if (pick.mapping == null || grows) {
+            if (pick.mapping == null || beyondMapping) {
                 channel = FileChannel.open(dir.resolve(pick.name), StandardOpenOption.READ, StandardOpenOption.WRITE);
             }
             if (pick.mapping == null) {
@@ -161,7 +162,7 @@ final class RecycledFiles implements AutoCloseable {
             }
             return take(length);
         }
-        if (!grows && channel != null) {
+        if (!beyondMapping && channel != null) {
             channel.close();
             channel = null;
         }
