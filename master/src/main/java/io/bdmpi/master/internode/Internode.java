@@ -33,16 +33,18 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Large payloads never sit whole in a master's memory: the sender maps its slave's spill file
  * in chunks of {@link #CHUNK_BYTES}, MPI sends straight from each mapping, which is unmapped once
- * sent; the receiver takes each chunk into one of a few reused direct buffers, which a
- * {@link ChunkWriter} writes to a file in its own spill directory while MPI moves the next chunk
- * (a message up to {@code -im} is received into off-heap memory instead). A forwarded message's
- * file is a {@linkplain RecycledFiles recycled} one, whose cached pages an earlier message left;
- * a collective's contribution or a buddy copy's file is a new one. The pump keeps at most
- * {@link Pump#DATA_WINDOW} chunks per destination in flight and the writer at most
+ * sent. A forwarded message's file on the receiving node is a {@linkplain RecycledFiles recycled}
+ * one, whose cached pages an earlier message left: MPI receives each chunk straight into the
+ * pool's mapping of that file, where the receiving slave reads it (one copy between the two
+ * masters, as raw MPI's). Bytes that land where no message wrote before (a new pool file, one that
+ * grows, a collective's contribution or a buddy copy's file, which are new files) go into one of a
+ * few reused direct buffers instead, which a {@link ChunkWriter} writes to the file while MPI
+ * moves the next chunk; a message up to {@code -im} is received into off-heap memory. The pump
+ * keeps at most {@link Pump#DATA_WINDOW} chunks per destination in flight and the writer at most
  * {@link ChunkWriter#QUEUED}, so a payload streams through. Small payloads travel inside the header
  * message.
  *
- * <p>Why not receive into a mapping of the new file: each page MPI writes then faults, and the
+ * <p>Why not receive into a mapping of a new file: each page MPI writes then faults, and the
  * file system zeroes and reserves it first; measured here, that made a 64 MiB transfer ten times
  * slower than MPI between reused buffers, while a buffer written with {@code pwrite} is about as
  * fast as MPI. Likewise, a send mapping left to the garbage collector slowed every later transfer
@@ -484,6 +486,10 @@ public final class Internode implements AutoCloseable {
     public void close() {
         pump.close();
         writer.close();
+        RecycledFiles files = recycled;
+        if (files != null) {
+            files.close();
+        }
     }
 
     /** A forward or collective start being received: its header and where its data bytes go. */
@@ -491,16 +497,21 @@ public final class Internode implements AutoCloseable {
         final MasterMessage header;
         final long dataBytes;
         final ByteBuffer memory;
+        /** The file's first bytes, mapped to receive into; null when all goes through {@link #file}. */
+        final ByteBuffer mapped;
+        /** Where the bytes beyond {@link #mapped} are written; null when there are none. */
         final FileChannel file;
         final String fileName;
         long assigned;
         long done;
 
         /** @param dataBytes bytes that follow as data messages (0 when the payload came inline) */
-        Inbound(MasterMessage header, long dataBytes, ByteBuffer memory, FileChannel file, String fileName) {
+        Inbound(MasterMessage header, long dataBytes, ByteBuffer memory, ByteBuffer mapped, FileChannel file,
+                String fileName) {
             this.header = header;
             this.dataBytes = dataBytes;
             this.memory = memory;
+            this.mapped = mapped;
             this.file = file;
             this.fileName = fileName;
         }
@@ -511,12 +522,16 @@ public final class Internode implements AutoCloseable {
 
         /** The data that followed the header, as stored here. */
         Payload received() {
-            return file != null ? new Payload.Spilled(fileName, dataBytes) : new Payload.Inline(memory.flip());
+            return fileName != null ? new Payload.Spilled(fileName, dataBytes) : new Payload.Inline(memory.flip());
         }
     }
 
-    /** A data message being received for {@code in}, at {@code offset} of its data. */
-    private record Chunk(Inbound in, long offset) {
+    /**
+     * A data message being received for {@code in}, at {@code offset} of its data.
+     *
+     * @param viaWriter whether it is received into a spare buffer for the {@link ChunkWriter} (else in place)
+     */
+    private record Chunk(Inbound in, long offset, boolean viaWriter) {
     }
 
     /** The pump's inbox: keeps each source's forwards in arrival order and publishes them whole, in that order. */
@@ -554,9 +569,17 @@ public final class Internode implements AutoCloseable {
                 sink.broken("node " + source + " sent " + count + " data bytes where " + expected + " were expected");
                 return ByteBuffer.allocateDirect(count);
             }
-            ByteBuffer target = in.file != null ? spareBuffer().limit(count)
-                    : in.memory.duplicate().position((int) in.assigned).limit((int) in.assigned + count).slice();
-            chunks.put(target, new Chunk(in, in.assigned));
+            ByteBuffer target;
+            boolean viaWriter = false;
+            if (in.mapped != null && in.assigned + count <= in.mapped.capacity()) {
+                target = range(in.mapped, in.assigned, count);
+            } else if (in.file != null) {
+                target = spareBuffer().limit(count);
+                viaWriter = true;
+            } else {
+                target = range(in.memory, in.assigned, count);
+            }
+            chunks.put(target, new Chunk(in, in.assigned, viaWriter));
             in.assigned += count;
             return target;
         }
@@ -567,7 +590,7 @@ public final class Internode implements AutoCloseable {
                 onControl(source, message);
             } else {
                 Chunk c = chunks.remove(message);
-                if (c != null && c.in().file != null) {
+                if (c != null && c.viaWriter()) {
                     int count = message.remaining();
                     writer.write(c.in().file, c.offset(), message, failure -> pump.execute(mpi -> written(source, c, count,
                             message, failure)));
@@ -578,6 +601,10 @@ public final class Internode implements AutoCloseable {
                 }
             }
             publishCompleted(source);
+        }
+
+        private static ByteBuffer range(ByteBuffer whole, long offset, int count) {
+            return whole.duplicate().position((int) offset).limit((int) offset + count).slice();
         }
 
         private ByteBuffer spareBuffer() {
@@ -642,20 +669,20 @@ public final class Internode implements AutoCloseable {
 
         private Inbound inbound(int source, MasterMessage header, long follows, boolean toFile) {
             if (!toFile) {
-                return new Inbound(header, follows, ByteBuffer.allocateDirect((int) follows), null, null);
+                return new Inbound(header, follows, ByteBuffer.allocateDirect((int) follows), null, null, null);
             }
             try {
                 if (header instanceof MasterMessage.Forward) {
                     RecycledFiles.Taken file = recycled.take(follows);
-                    return new Inbound(header, follows, null, file.channel(), file.name());
+                    return new Inbound(header, follows, null, file.mapped(), file.channel(), file.name());
                 }
                 String name = "net-" + source + "-" + (files++);
                 FileChannel ch = FileChannel.open(spillDir.resolve(name), StandardOpenOption.CREATE_NEW,
                         StandardOpenOption.READ, StandardOpenOption.WRITE);
-                return new Inbound(header, follows, null, ch, name);
+                return new Inbound(header, follows, null, null, ch, name);
             } catch (IOException e) {
                 sink.broken("cannot store a message from node " + source + " in " + spillDir + ": " + e.getMessage());
-                Inbound dropped = new Inbound(header, follows, ByteBuffer.allocateDirect(0), null, null);
+                Inbound dropped = new Inbound(header, follows, ByteBuffer.allocateDirect(0), null, null, null);
                 dropped.done = follows;
                 return dropped;
             }
