@@ -100,13 +100,7 @@ class ResizeRestartTest {
                 "the node the job no longer has keeps its directory untouched");
 
         // Four nodes of 2, 2, 1 and 1 ranks, none where it was; node 3's directory is new.
-        Path config = Files.writeString(temp.resolve("four.yaml"), """
-                per-node:
-                  - slaves: 2
-                  - slaves: 2
-                  - slaves: 1
-                  - slaves: 1
-                """);
+        Path config = fourUnevenNodes();
         Path placement = Files.writeString(temp.resolve("placement"), "3\n2\n1\n0\n1\n0\n");
         JobResult four = ring(mpi, 4, 2).config(config).options("--restart", again.resolve("node-%n").toString(),
                 "--placement", placement.toString()).run().assertSucceeded();
@@ -142,13 +136,7 @@ class ResizeRestartTest {
                 "the rank vector of the restart on two nodes differs from the unbroken one's");
         assertEquals(unbroken.stdoutMatching("PageRank:.*"), onTwo.stdoutMatching("PageRank:.*"));
 
-        Path config = Files.writeString(temp.resolve("four.yaml"), """
-                per-node:
-                  - slaves: 2
-                  - slaves: 2
-                  - slaves: 1
-                  - slaves: 1
-                """);
+        Path config = fourUnevenNodes();
         Path four = temp.resolve("four.pr");
         JobResult onFour = pageRank(mpi, graph, four, 4, 2, "--checkpoint-every", 2).config(config)
                 .options("--restart", again.resolve("node-%n").toString()).run().assertSucceeded();
@@ -206,5 +194,16 @@ class ResizeRestartTest {
         for (String node : List.of("node-0", "node-1")) {
             assertEquals(List.of("checkpoint-3"), SeveralNodesCheckpointTest.list(base.resolve(node)), "nothing staged is left");
         }
+    }
+
+    /** A config file of four nodes with 2, 2, 1 and 1 slaves. */
+    private Path fourUnevenNodes() throws IOException {
+        return Files.writeString(temp.resolve("four.yaml"), """
+                per-node:
+                  - slaves: 2
+                  - slaves: 2
+                  - slaves: 1
+                  - slaves: 1
+                """);
     }
 }
