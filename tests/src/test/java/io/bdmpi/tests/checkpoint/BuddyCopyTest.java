@@ -39,11 +39,12 @@ class BuddyCopyTest {
     Path temp;
 
     /**
-     * Once checkpoint 2 is in node 1's directory {@code lost}, SIGKILLs node 1's master and removes
-     * the directory, as if its disk went with it; completes with the master's pid (-1 if checkpoint
-     * 2 never came within 120 s).
+     * Once checkpoint 2 is in node 1's directory {@code lost}, sends node 1's master {@code signal}
+     * ({@code -KILL}, or {@code -STOP}: a master that stops answering) and removes the directory,
+     * as if its disk went with it; completes with the master's pid (-1 if checkpoint 2 never came
+     * within 120 s).
      */
-    static CompletableFuture<Long> loseAtCheckpointTwo(Path lost) {
+    static CompletableFuture<Long> loseAtCheckpointTwo(Path lost, String signal) {
         return CompletableFuture.supplyAsync(() -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
@@ -51,7 +52,7 @@ class BuddyCopyTest {
                     Path roster = lost.resolve(".masters/node-1");
                     if (Files.isDirectory(lost.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
                         long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
-                        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
+                        new ProcessBuilder("kill", signal, Long.toString(pid)).start().waitFor();
                         new ProcessBuilder("rm", "-rf", lost.toString()).start().waitFor(); // its disk goes with it
                         return pid;
                     }
@@ -65,12 +66,12 @@ class BuddyCopyTest {
     }
 
     /**
-     * The job {@code r}, whose node 1 {@code killed} lost ({@link #loseAtCheckpointTwo}), went on
+     * The job {@code r}, whose node 1 {@code lostMaster} lost ({@link #loseAtCheckpointTwo}), went on
      * from a checkpoint of 2 or later on the two other nodes, once, with an unbroken run's results.
      */
-    static void assertWentOnWithoutNodeOne(JobResult r, CompletableFuture<Long> killed, List<String> expected)
+    static void assertWentOnWithoutNodeOne(JobResult r, CompletableFuture<Long> lostMaster, List<String> expected)
             throws Exception {
-        long pid = killed.get(5, TimeUnit.SECONDS);
+        long pid = lostMaster.get(5, TimeUnit.SECONDS);
         assertTrue(pid > 0, "checkpoint 2 never came\n" + r.describe());
         r.assertSucceeded();
         assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
@@ -98,7 +99,7 @@ class BuddyCopyTest {
         List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
         Path base = Files.createDirectory(temp.resolve("checkpoints"));
         Path lost = base.resolve("node-1");
-        CompletableFuture<Long> killed = loseAtCheckpointTwo(lost);
+        CompletableFuture<Long> killed = loseAtCheckpointTwo(lost, "-KILL");
 
         JobResult r = ring(mpi).options("--checkpoint-dir", base.resolve("node-%n").toString(), "--recover", "1").run();
         assertWentOnWithoutNodeOne(r, killed, expected);
@@ -125,7 +126,7 @@ class BuddyCopyTest {
         List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
         Path base = Files.createDirectory(temp.resolve("checkpoints"));
         Path hosts = Files.writeString(temp.resolve("hosts"), "localhost\nlocalhost\nlocalhost\nlocalhost\n");
-        CompletableFuture<Long> killed = loseAtCheckpointTwo(base.resolve("node-1"));
+        CompletableFuture<Long> killed = loseAtCheckpointTwo(base.resolve("node-1"), "-KILL");
 
         JobResult r = ring(mpi).options("--hostfile", hosts.toString(), "--checkpoint-dir", base.resolve("node-%n").toString(),
                 "--recover", "1").run();
