@@ -119,6 +119,8 @@ public final class NodeMaster {
         JobStats stats = null;
         JobOutcome result = null;
         int placedSequence = -1;
+        // The checkpoints --restart goes on from, whose parts staged from other nodes go with the job (null: none).
+        CheckpointStore restartFrom = null;
         try {
             Runtime.getRuntime().addShutdownHook(hook);
             if (context.nodes() > 1) {
@@ -172,11 +174,11 @@ public final class NodeMaster {
                 cgroup.join();
             }
             CheckpointStore store = checkpointStore(workDir);
-            restartStore = restartStore(store, workDir);
+            restartFrom = restartStore(store, workDir);
             if (plan != null) {
-                staging.transfer(plan, restartStore);
+                staging.transfer(plan, restartFrom);
             }
-            CheckpointStore restoreFrom = checkedRestart(restartStore, placement.worldSize());
+            CheckpointStore restoreFrom = checkedRestart(restartFrom, placement.worldSize());
             List<JobStats.Recovery> recoveries = new ArrayList<>();
             long failedAtNs = 0;
             while (true) {
@@ -226,7 +228,7 @@ public final class NodeMaster {
             }
             fileDeleter.shutdownNow();
             ticker.shutdownNow();
-            removeStaged(restartStore);
+            removeStaged(restartFrom);
             closeQuietly(cgroup);
             writeStats(stats);
             if (attempt != null) {
@@ -356,9 +358,6 @@ public final class NodeMaster {
         }
         return rm.length() == 0 ? "" : rm.append("; ").toString();
     }
-
-    /** The checkpoints --restart goes on from, whose parts staged from other nodes go with the job (null: none). */
-    private CheckpointStore restartStore;
 
     /** Removes the parts staged for a restart that are still there (the ranks never restored, or the job failed first). */
     private static void removeStaged(CheckpointStore from) {
