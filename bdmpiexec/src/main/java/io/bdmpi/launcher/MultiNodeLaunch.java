@@ -439,12 +439,13 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     private int joinOutputs(Ended ended, List<JobStats.Recovery> done) {
         int exitCode = ended.lostNode() != null ? 1 : ended.exitCode(); // mpiexec's own code then says how MPI ended the rest
         String failure = ended.lostNode() == null ? null : ended.lostNode().describe();
+        int lostNode = ended.lostNode() == null ? JobStats.NO_LOST_NODE : ended.lostNode().node();
         try {
             if (stats != null) {
-                JobStats.merge(stats, nodes, exitCode, failure, done);
+                JobStats.merge(stats, nodes, exitCode, failure, lostNode, done);
             }
             if (trace != null || report != null) {
-                TimelineParts.join(trace, report, nodes, exitCode, failure);
+                TimelineParts.join(trace, report, nodes, exitCode, failure, lostNode);
             }
             return exitCode;
         } catch (IOException e) {

@@ -122,24 +122,41 @@ public record JobStats(double wallTimeSeconds, int exitCode, String failure, Lis
         return stats.resolveSibling(stats.getFileName() + ".node" + node);
     }
 
+    /** {@code lostNode} of {@link #merge} when bdmpiexec lost no node. */
+    public static final int NO_LOST_NODE = -1;
+
+    /**
+     * Whether {@code node}'s part of an output, at {@code part}, goes into the joined output: not
+     * when its master never wrote it, nor when bdmpiexec named that node lost. A lost master can
+     * still write its part after bdmpiexec gave up on it (a stopped one that mpiexec resumes to end
+     * it: Open MPI sends SIGCONT before SIGTERM), so whether it does is a race; leaving it out always
+     * gives the same record of the same loss.
+     */
+    static boolean partOfTheRecord(Path part, int node, int lostNode) {
+        return node != lostNode && Files.exists(part);
+    }
+
     /**
      * Joins the nodes' parts into {@code stats} (one document, as one node writes, with every node's
      * section and the job's total) and removes them. A missing or unreadable part (its master died,
-     * or was ended while writing it) is left out and named in {@code failure} if there is none.
+     * or was ended while writing it) is left out and named in {@code failure} if there is none; so
+     * is the lost node's ({@link #partOfTheRecord}).
      *
      * @param exitCode   the job's exit code, as the launcher saw it
      * @param jobFailure the launcher's own reason for the failure (a lost node), which comes first; or null
+     * @param lostNode   the node bdmpiexec named lost, or {@link #NO_LOST_NODE}
      * @param recoveries the times bdmpiexec started the job again after a lost node, before this last run
      */
-    public static void merge(Path stats, int nodes, int exitCode, String jobFailure, List<Recovery> recoveries)
-            throws IOException {
+    public static void merge(Path stats, int nodes, int exitCode, String jobFailure, int lostNode,
+                             List<Recovery> recoveries) throws IOException {
         ObjectMapper json = new ObjectMapper();
         List<JobStats> parts = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
             Path part = partFile(stats, n);
-            if (!Files.exists(part)) {
+            if (!partOfTheRecord(part, n, lostNode)) {
                 missing.add(n);
+                Files.deleteIfExists(part);
                 continue;
             }
             try {

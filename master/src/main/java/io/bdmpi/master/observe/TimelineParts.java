@@ -112,15 +112,18 @@ public final class TimelineParts implements JobTimeline {
     /**
      * Joins the nodes' parts into {@code trace} and {@code report} (either may be null) and removes
      * the parts. A node without a readable part (its master was lost) keeps a track that says so.
+     * So does the lost node whatever it wrote ({@link JobStats#partOfTheRecord}).
      *
      * @param trace    --trace, or null
      * @param report   --report, or null
      * @param nodes    -nn
      * @param exitCode the job's exit code, as bdmpiexec saw it
      * @param failure  bdmpiexec's own reason for the failure (a lost node), which comes first; or null
+     * @param lostNode the node bdmpiexec named lost, or {@link JobStats#NO_LOST_NODE}
      * @throws IOException if a part cannot be read or an output written
      */
-    public static void join(Path trace, Path report, int nodes, int exitCode, String failure) throws IOException {
+    public static void join(Path trace, Path report, int nodes, int exitCode, String failure, int lostNode)
+            throws IOException {
         Path output = trace != null ? trace : report;
         List<Track> tracks = new ArrayList<>();
         List<Part> parts = new ArrayList<>();
@@ -130,10 +133,9 @@ public final class TimelineParts implements JobTimeline {
             for (int n = 0; n < nodes; n++) {
                 Path file = partFile(output, n);
                 Part p = null;
-                String why = failure != null && failure.startsWith("node " + n + " ") ? failure
-                        : "its master ended without writing its timeline";
+                String why = n == lostNode ? failure : "its master ended without writing its timeline";
                 try {
-                    p = Files.exists(file) ? readHeader(file, null) : null;
+                    p = JobStats.partOfTheRecord(file, n, lostNode) ? readHeader(file, null) : null;
                 } catch (IOException unreadable) {
                     why = "its timeline is unreadable (its master was ended while writing it)";
                 }
