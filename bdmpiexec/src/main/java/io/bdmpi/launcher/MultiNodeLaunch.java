@@ -2,7 +2,6 @@ package io.bdmpi.launcher;
 
 import io.bdmpi.master.NodeMaster;
 import io.bdmpi.master.checkpoint.CheckpointStore;
-import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.control.ControlMessage;
 import io.bdmpi.master.control.LauncherLink;
@@ -67,8 +66,6 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                               Path trace, Path report, boolean statusLine, double progressSeconds, int recoveries,
                               Path checkpointDir, List<Integer> nodeDirs, int programStart) {
 
-    /** How long the masters' death recorders get to say in which order they died (see {@link MasterRoster}). */
-    private static final long RECORDER_WAIT_MS = 2_000;
     /** How long the masters' connections get, once mpiexec has ended, to deliver what the masters said last. */
     private static final long LAST_WORDS_WAIT_MS = 2_000;
 
@@ -192,23 +189,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 done.add(new JobStats.Recovery(last.recovery(), last.failure(), placed.sequence(), last.lostSeconds(),
                         last.restartSeconds()));
             }
-            MasterRoster.Masters masters = new MasterRoster.Masters(List.of(), List.of());
-            if (checkpointDir != null) {
-                List<Path> dirs = launch.checkpointDirs();
-                try {
-                    masters = MasterRoster.read(dirs, RECORDER_WAIT_MS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                dirs.forEach(MasterRoster::clear);
-            }
             boolean failed = ended.exitCode() != 0 && !stopping.get();
-            // The side channel names the first master that died or stopped answering; mpiexec's report
-            // (and the masters' roster) only when the side channel could not tell.
-            Optional<NodeLoss> loss = ended.lostNode() != null
-                    ? Optional.of(new NodeLoss(ended.lostNode().node(), "its master on " + ended.lostNode().host() + " "
-                            + ended.lostNode().reason()))
-                    : failed ? NodeLoss.find(ended.lines(), masters) : Optional.empty();
+            // The side channel names the master that died or stopped answering; mpiexec's report only
+            // when the side channel could not tell (see NodeLoss).
+            Optional<NodeLoss> loss = ended.lostNode() != null ? Optional.of(NodeLoss.of(ended.lostNode()))
+                    : failed ? NodeLoss.find(ended.lines()) : Optional.empty();
             // A rank that died: its master reported it; the job goes on from the checkpoint on the same nodes.
             String failure = loss.map(l -> "node " + l.node() + " was lost: " + l.how())
                     .orElse(failed ? ended.rankDeath() : null);
@@ -281,19 +266,6 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     /** The directory number ({@link MasterContext#NODE_MARK}) of node {@code node} of this launch. */
     private int dirOf(int node) {
         return node < nodeDirs.size() ? nodeDirs.get(node) : node;
-    }
-
-    /** The checkpoint directory as each node of this launch sees it (one, when every node sees the same). */
-    private List<Path> checkpointDirs() {
-        if (!MasterContext.nodeLocal(checkpointDir)) {
-            return List.of(checkpointDir);
-        }
-        MasterContext dirs = new MasterContext().nodeDirs(nodeDirs);
-        List<Path> all = new ArrayList<>();
-        for (int n = 0; n < nodes; n++) {
-            all.add(dirs.dirOn(checkpointDir, n));
-        }
-        return all;
     }
 
     /** The directory numbers of this launch's nodes but {@code lost} (-1: all of them). */

@@ -2,7 +2,6 @@ package io.bdmpi.master;
 
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.checkpoint.Checkpointing;
-import io.bdmpi.master.checkpoint.MasterRoster;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.config.ResumePolicyKind;
 import io.bdmpi.master.control.ControlMessage;
@@ -138,10 +137,6 @@ public final class NodeMaster {
                     ControlMessage.Placed placed = launcher.placement(context.placementWaitMs());
                     context.placedBy(placed.nodeOf());
                     placedSequence = placed.sequence();
-                }
-                Path named = context.dirOn(context.checkpointDir() != null ? context.checkpointDir() : context.restartDir(), node);
-                if (named != null) {
-                    MasterRoster.register(named, node); // so that bdmpiexec can name this node should it die
                 }
             }
             Placement placement = Placement.of(context.placement(), context.slavesPerNode());

@@ -5,6 +5,7 @@ import io.bdmpi.tests.programs.checkpoint.Checkpointed;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.MasterProcess;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,7 +97,7 @@ class SeveralNodesCheckpointBenchmarkTest {
 
     /**
      * Runs the checkpointed job under {@code --recover 1} with checkpoints in {@code dir} and SIGKILLs
-     * node 1's master (its roster entry in {@code node1Dir}) as soon as checkpoint 2 is committed there.
+     * node 1's master as soon as checkpoint 2 is committed in {@code node1Dir}.
      *
      * @return seconds from the kill to the last rank's RESUMED line
      */
@@ -105,9 +106,8 @@ class SeveralNodesCheckpointBenchmarkTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
             try {
                 while (System.nanoTime() < deadline) {
-                    Path roster = node1Dir.resolve(".masters/node-1");
-                    if (Files.isDirectory(node1Dir.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
-                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
+                    long pid = Files.isDirectory(node1Dir.resolve("checkpoint-2")) ? MasterProcess.pidOf(dir.toString(), 1) : -1;
+                    if (pid > 0) {
                         long at = System.currentTimeMillis();
                         new ProcessBuilder("kill", "-KILL", Long.toString(pid)).start().waitFor();
                         return at;

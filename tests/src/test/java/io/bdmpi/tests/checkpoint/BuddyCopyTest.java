@@ -5,6 +5,7 @@ import io.bdmpi.tests.programs.checkpoint.Checkpointed;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.MasterProcess;
 import io.bdmpi.tests.support.Stats;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,19 +40,18 @@ class BuddyCopyTest {
     Path temp;
 
     /**
-     * Once checkpoint 2 is in node 1's directory {@code lost}, sends node 1's master {@code signal}
-     * ({@code -KILL}, or {@code -STOP}: a master that stops answering) and removes the directory,
-     * as if its disk went with it; completes with the master's pid (-1 if checkpoint 2 never came
-     * within 120 s).
+     * Once checkpoint 2 is in node 1's directory {@code lost}, sends node 1's master (of the job
+     * whose command line has {@code mark}: see {@link MasterProcess}) {@code signal} ({@code -KILL},
+     * or {@code -STOP}: a master that stops answering) and removes the directory, as if its disk
+     * went with it; completes with the master's pid (-1 if checkpoint 2 never came within 120 s).
      */
-    static CompletableFuture<Long> loseAtCheckpointTwo(Path lost, String signal) {
+    static CompletableFuture<Long> loseAtCheckpointTwo(Path lost, String mark, String signal) {
         return CompletableFuture.supplyAsync(() -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
                 while (System.nanoTime() < deadline) {
-                    Path roster = lost.resolve(".masters/node-1");
-                    if (Files.isDirectory(lost.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
-                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
+                    long pid = Files.isDirectory(lost.resolve("checkpoint-2")) ? MasterProcess.pidOf(mark, 1) : -1;
+                    if (pid > 0) {
                         new ProcessBuilder("kill", signal, Long.toString(pid)).start().waitFor();
                         new ProcessBuilder("rm", "-rf", lost.toString()).start().waitFor(); // its disk goes with it
                         return pid;
@@ -99,7 +99,7 @@ class BuddyCopyTest {
         List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
         Path base = Files.createDirectory(temp.resolve("checkpoints"));
         Path lost = base.resolve("node-1");
-        CompletableFuture<Long> killed = loseAtCheckpointTwo(lost, "-KILL");
+        CompletableFuture<Long> killed = loseAtCheckpointTwo(lost, base.toString(), "-KILL");
 
         JobResult r = ring(mpi).options("--checkpoint-dir", base.resolve("node-%n").toString(), "--recover", "1").run();
         assertWentOnWithoutNodeOne(r, killed, expected);
@@ -126,7 +126,7 @@ class BuddyCopyTest {
         List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
         Path base = Files.createDirectory(temp.resolve("checkpoints"));
         Path hosts = Files.writeString(temp.resolve("hosts"), "localhost\nlocalhost\nlocalhost\nlocalhost\n");
-        CompletableFuture<Long> killed = loseAtCheckpointTwo(base.resolve("node-1"), "-KILL");
+        CompletableFuture<Long> killed = loseAtCheckpointTwo(base.resolve("node-1"), base.toString(), "-KILL");
 
         JobResult r = ring(mpi).options("--hostfile", hosts.toString(), "--checkpoint-dir", base.resolve("node-%n").toString(),
                 "--recover", "1").run();

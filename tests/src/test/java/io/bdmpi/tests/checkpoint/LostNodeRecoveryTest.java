@@ -7,6 +7,7 @@ import io.bdmpi.tests.programs.checkpoint.Checkpointed;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.MasterProcess;
 import io.bdmpi.tests.support.Stats;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,7 +126,7 @@ class LostNodeRecoveryTest {
 
     /**
      * Runs {@code job} with {@code --checkpoint-dir dir --recover 1} and sends {@code signal} to node
-     * 1's master (as its roster entry names it) as soon as checkpoint 2 is committed; checks the recovery.
+     * 1's master as soon as checkpoint 2 is committed; checks the recovery.
      */
     private static JobResult signalNode1AfterCheckpoint2(String signal, Path dir, JobRunner job) throws Exception {
         CompletableFuture<Long> killed = signalWhenCommitted(dir, signal);
@@ -146,15 +147,14 @@ class LostNodeRecoveryTest {
         return r;
     }
 
-    /** Sends {@code signal} to node 1's master (as its roster entry in {@code dir} names it) once checkpoint 2 is committed; its pid, or -1. */
+    /** Sends {@code signal} to node 1's master (of the job checkpointing in {@code dir}) once checkpoint 2 is committed; its pid, or -1. */
     private static CompletableFuture<Long> signalWhenCommitted(Path dir, String signal) {
         return CompletableFuture.supplyAsync(() -> {
-            Path roster = dir.resolve(".masters/node-1");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
                 while (System.nanoTime() < deadline) {
-                    if (Files.isDirectory(dir.resolve("checkpoint-2")) && Files.isRegularFile(roster)) {
-                        long pid = Long.parseLong(Files.readString(roster).trim().split(" ")[0]);
+                    long pid = Files.isDirectory(dir.resolve("checkpoint-2")) ? MasterProcess.pidOf(dir.toString(), 1) : -1;
+                    if (pid > 0) {
                         new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor();
                         return pid;
                     }
