@@ -228,8 +228,10 @@ public final class PageRank {
     // deoptimisation, in every one of the S slave JVMs, while the ranks take turns on the cores.
 
     private static void initialRanks(Storage.Doubles pr, int local, long n) {
-        for (int i = 0; i < local; i++) {
-            pr.set(i, PageRankCore.initialRank(n));
+        double[] ranks = new double[Math.max(1, Math.min(CHUNK, local))];
+        Arrays.fill(ranks, PageRankCore.initialRank(n));
+        for (int at = 0; at < local; at += ranks.length) {
+            pr.copyFrom(at, ranks, Math.min(ranks.length, local - at));
         }
     }
 
@@ -242,16 +244,23 @@ public final class PageRank {
         long lastDangling = totals[1];
         long change = 0;
         long dangling = 0;
-        int rowStart = rowPtr.get(0);
-        for (int i = 0; i < in.length; i++) {
-            double next = PageRankCore.rank(in[i], lastDangling, n);
-            change += PageRankCore.change(next, pr.get(i));
-            pr.set(i, next);
-            int rowEnd = rowPtr.get(i + 1);
-            if (rowEnd == rowStart) {
-                dangling += PageRankCore.toFixed(next);
+        // A heap chunk of ranks and row offsets at a time, as an array of the mlock style pays an
+        // index check and a view lookup per element.
+        double[] ranks = new double[Math.max(1, Math.min(CHUNK, in.length))];
+        int[] offsets = new int[ranks.length + 1];
+        for (int at = 0; at < in.length; at += ranks.length) {
+            int len = Math.min(ranks.length, in.length - at);
+            pr.copyTo(at, ranks, len);
+            rowPtr.copyTo(at, offsets, len + 1);
+            for (int i = 0; i < len; i++) {
+                double next = PageRankCore.rank(in[at + i], lastDangling, n);
+                change += PageRankCore.change(next, ranks[i]);
+                ranks[i] = next;
+                if (offsets[i + 1] == offsets[i]) {
+                    dangling += PageRankCore.toFixed(next);
+                }
             }
-            rowStart = rowEnd;
+            pr.copyFrom(at, ranks, len);
         }
         totals[0] = change;
         totals[1] = dangling;
