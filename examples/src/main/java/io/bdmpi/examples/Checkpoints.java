@@ -16,8 +16,9 @@ import java.util.Set;
  * {@code --checkpoint-every N} (iterations between checkpoints; 0, the default, never) and, for
  * tests only, {@code --die-at RANK:ITERATION}: that rank kills itself with SIGKILL when it starts
  * that iteration, unless the job was restored from a checkpoint (so a recovered job goes on).
- * The program calls {@link #restore} once after reading its input and before any communication,
- * {@link #startIteration} at the start of each iteration and {@link #endIteration} at its end.
+ * The program calls {@link #restore} (or {@link #restoreInStretch}) once, before any other
+ * communication, {@link #startIteration} at the start of each iteration and {@link #endIteration}
+ * at its end.
  */
 public final class Checkpoints {
 
@@ -57,9 +58,16 @@ public final class Checkpoints {
 
     /** Restores {@code state} from the job's last checkpoint, if it has one; true if it did. */
     public boolean restore(Storage st, Checkpointable state) throws MPIException {
-        boolean[] done = new boolean[1];
-        st.blocking(() -> done[0] = BDMPI.restore(state));
-        restored = done[0];
+        st.blocking(() -> restoreInStretch(state));
+        return restored;
+    }
+
+    /**
+     * As {@link #restore(Storage, Checkpointable)}, inside a {@link Storage#blocking} stretch of
+     * the caller's, which may go on with other calls (so that the rank parks once for all of them).
+     */
+    public boolean restoreInStretch(Checkpointable state) throws MPIException {
+        restored = BDMPI.restore(state);
         return restored;
     }
 

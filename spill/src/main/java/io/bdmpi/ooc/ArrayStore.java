@@ -79,9 +79,14 @@ public final class ArrayStore implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** Opens (making it if needed) the store in {@code dir}; arrays already there can be reopened by name. */
+    /**
+     * Opens (making it if needed) the store in {@code dir}; arrays already there can be reopened by
+     * name. Starts binding the libc calls its arrays need from the first release on, in the
+     * background ({@link Libc#bindInBackground}).
+     */
     public static ArrayStore open(Path dir) throws IOException {
         Files.createDirectories(dir);
+        Libc.bindInBackground();
         return new ArrayStore(dir);
     }
 

@@ -14,6 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The few libc calls that steer the residency of memory-mapped data, bound with jnr-ffi (the JDK
@@ -71,13 +74,61 @@ public final class Libc {
         int close(int fd);
     }
 
+    /**
+     * Binding the calls costs a JVM some 0.25 s of CPU (jnr-ffi generates, loads and compiles its
+     * stubs). Whoever comes first runs it: a thread of {@link #bindInBackground} or the first call.
+     */
+    private static final AtomicBoolean BACKGROUND_STARTED = new AtomicBoolean();
+    private static final FutureTask<Calls> BINDING = new FutureTask<>(() -> LibraryLoader.create(Calls.class).load("c"));
+
     private static final class Holder {
-        static final Calls CALLS = LibraryLoader.create(Calls.class).load("c");
+        static final Calls CALLS = bound();
         static final jnr.ffi.Runtime RUNTIME = jnr.ffi.Runtime.getRuntime(CALLS);
         static final int PAGE_SIZE = CALLS.getpagesize();
     }
 
     private Libc() {
+    }
+
+    /**
+     * Starts binding the calls on a daemon thread of its own, for a process that will need them
+     * soon (a rank that opened its {@link ArrayStore} releases its arrays at its first park): it
+     * then binds on a core the rank's own work leaves idle, not on the rank's path. Once only.
+     */
+    static void bindInBackground() {
+        if (BACKGROUND_STARTED.compareAndSet(false, true)) {
+            Thread t = new Thread(BINDING, "bdmpi-libc-binding");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** The bound calls: binds them here unless another thread is at it, then waits for it. */
+    private static Calls bound() {
+        BINDING.run(); // returns at once if the background thread has started it
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return BINDING.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException("binding libc failed", cause);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     static int pageSize() {

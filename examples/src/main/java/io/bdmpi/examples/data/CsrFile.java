@@ -195,9 +195,7 @@ public final class CsrFile implements AutoCloseable {
         long first = rowPtr(from);
         LittleEndianInput ptrs = new LittleEndianInput(channel, rowPtrOffset + (from + 1) * Long.BYTES);
         long[] ends = new long[n];
-        for (int i = 0; i < n; i++) {
-            ends[i] = ptrs.getLong();
-        }
+        ptrs.getLongs(ends, n);
         Storage.Ints rowPtr = reuse != null && reuse.rowPtr().length() >= n + 1 ? reuse.rowPtr() : storage.ints("rowPtr", n + 1);
         // Built on the heap and copied in one go: element by element, a mapped array pays an index
         // check and a view lookup each.

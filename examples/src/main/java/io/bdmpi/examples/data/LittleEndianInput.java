@@ -52,6 +52,17 @@ final class LittleEndianInput {
         }
     }
 
+    /** Reads the next {@code len} longs into {@code dst[0..len)}, in bulk. */
+    void getLongs(long[] dst, int len) throws IOException {
+        for (int off = 0; off < len; ) {
+            fill(Long.BYTES);
+            int n = Math.min(len - off, buffer.remaining() / Long.BYTES);
+            buffer.asLongBuffer().get(dst, off, n);
+            buffer.position(buffer.position() + n * Long.BYTES);
+            off += n;
+        }
+    }
+
     /** Reads the next {@code len} floats into {@code dst[0..len)}, in bulk. */
     void getFloats(float[] dst, int len) throws IOException {
         for (int off = 0; off < len; ) {

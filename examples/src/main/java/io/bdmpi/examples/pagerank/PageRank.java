@@ -106,20 +106,26 @@ public final class PageRank {
             long[] bounds = g.partitionByNonZeros(p);
             long lo = bounds[rank];
             int local = (int) (bounds[rank + 1] - lo);
-            CsrBlock block = g.read(lo, bounds[rank + 1], st);
             State state = new State(st.doubles("pr", local));
             Storage.Doubles pr = state.pr;
             long[] totals = state.totals;
-            boolean restored = checkpoints.restore(st, state);
-
-            Exchange ex = Exchange.plan(comm, st, block, bounds);
-            // After set-up only the row offsets, the index maps and the ranks are used, and only
-            // the ranks change; the columns were replaced by the targets.
-            st.discard(block.cols());
+            CsrBlock block = g.read(lo, bounds[rank + 1], st);
+            // Set-up parks the rank twice, and each park of a file-backed style writes out what it
+            // holds and reads it back: so the targets overwrite the columns, and everything that
+            // needs a message before the iterations shares those two stretches (the checkpoint's
+            // restore, the plan's two exchanges, the first sums and the first iteration's exchange).
+            Outgoing outgoing = Outgoing.of(st, block, bounds);
             st.readOnly(block.rowPtr());
-            st.readOnly(ex.targets());
-            st.readOnly(ex.incoming());
-
+            st.readOnly(outgoing.targets());
+            int[] recvCounts = new int[p];
+            boolean[] restoredOut = new boolean[1];
+            st.blocking(() -> {
+                restoredOut[0] = checkpoints.restoreInStretch(state);
+                comm.allToAll(outgoing.sendCounts(), 1, MPI.INT, recvCounts, 1, MPI.INT);
+            });
+            boolean restored = restoredOut[0];
+            Exchange ex = Exchange.of(st, outgoing, recvCounts, bounds, rank);
+            Storage.IntMessage sources = st.intMessage("sources", ex.recvLength());
             // The sums are dead once sent or added up: scratch buffers with no file behind them,
             // dropped before the rank blocks again.
             Storage.LongScratch send = st.longScratch("send", ex.sendLength());
@@ -127,13 +133,29 @@ public final class PageRank {
             if (!restored) {
                 initialRanks(pr, local, n);
                 totals[1] = PageRankCore.dangling(block, pr, 0);
-                st.blocking(() -> comm.allReduce(totals, 2, MPI.LONG, MPI.SUM));
+                ex.push(block, pr, send);
             }
-            timer.start();
-            boolean converged = state.iteration > 0 && PageRankCore.converged(totals[0], tolerance);
+            st.blocking(() -> {
+                // The first iteration's exchange starts first, so its sums are copied out (and
+                // dropped) before another call can park the rank.
+                Request exchange = restored ? null : ex.start(comm, send, recv);
+                ex.learnSources(comm, outgoing, sources);
+                if (exchange != null) {
+                    comm.allReduce(totals, 2, MPI.LONG, MPI.SUM);
+                    exchange.waitFor();
+                }
+            });
+            ex.setIncoming(sources, lo);
+            st.discard(outgoing.destinations());
+            st.discard(sources);
+            // After set-up only the row offsets, the index maps and the ranks are used, and only
+            // the ranks change.
+            st.readOnly(ex.incoming());
             // The incoming sums of the next rank update, once received: a heap array that is never
             // held while the rank is parked.
-            long[] in = null;
+            long[] in = restored ? null : ex.receive(recv, local);
+            timer.start();
+            boolean converged = state.iteration > 0 && PageRankCore.converged(totals[0], tolerance);
             while (state.iteration < maxIterations && !converged) {
                 int iteration = ++state.iteration;
                 checkpoints.startIteration(rank, iteration);
@@ -206,8 +228,10 @@ public final class PageRank {
     // deoptimisation, in every one of the S slave JVMs, while the ranks take turns on the cores.
 
     private static void initialRanks(Storage.Doubles pr, int local, long n) {
-        for (int i = 0; i < local; i++) {
-            pr.set(i, PageRankCore.initialRank(n));
+        double[] ranks = new double[Math.max(1, Math.min(CHUNK, local))];
+        Arrays.fill(ranks, PageRankCore.initialRank(n));
+        for (int at = 0; at < local; at += ranks.length) {
+            pr.copyFrom(at, ranks, Math.min(ranks.length, local - at));
         }
     }
 
@@ -220,16 +244,23 @@ public final class PageRank {
         long lastDangling = totals[1];
         long change = 0;
         long dangling = 0;
-        int rowStart = rowPtr.get(0);
-        for (int i = 0; i < in.length; i++) {
-            double next = PageRankCore.rank(in[i], lastDangling, n);
-            change += PageRankCore.change(next, pr.get(i));
-            pr.set(i, next);
-            int rowEnd = rowPtr.get(i + 1);
-            if (rowEnd == rowStart) {
-                dangling += PageRankCore.toFixed(next);
+        // A heap chunk of ranks and row offsets at a time, as an array of the mlock style pays an
+        // index check and a view lookup per element.
+        double[] ranks = new double[Math.max(1, Math.min(CHUNK, in.length))];
+        int[] offsets = new int[ranks.length + 1];
+        for (int at = 0; at < in.length; at += ranks.length) {
+            int len = Math.min(ranks.length, in.length - at);
+            pr.copyTo(at, ranks, len);
+            rowPtr.copyTo(at, offsets, len + 1);
+            for (int i = 0; i < len; i++) {
+                double next = PageRankCore.rank(in[at + i], lastDangling, n);
+                change += PageRankCore.change(next, ranks[i]);
+                ranks[i] = next;
+                if (offsets[i + 1] == offsets[i]) {
+                    dangling += PageRankCore.toFixed(next);
+                }
             }
-            rowStart = rowEnd;
+            pr.copyFrom(at, ranks, len);
         }
         totals[0] = change;
         totals[1] = dangling;
@@ -248,36 +279,33 @@ public final class PageRank {
     private record Exchange(Storage.Ints targets, Storage.Longs incoming, int[] sendCounts, int[] sendDispls,
                             int[] recvCounts, int[] recvDispls) {
 
-        /** Plans the exchange of a rank holding rows {@code bounds[rank] ..} as {@code block}; collective. */
-        static Exchange plan(Comm comm, Storage st, CsrBlock block, long[] bounds) throws MPIException {
-            int p = comm.getSize();
-            long lo = bounds[comm.getRank()];
-            Columns distinct = Columns.of(block, bounds[p]);
-            Storage.Ints targets = st.ints("targets", block.nnz());
-            inChunks(block.cols(), 0, block.nnz(), (chunk, at, len) -> {
-                for (int k = 0; k < len; k++) {
-                    chunk[k] = distinct.below(chunk[k]);
-                }
-                targets.copyFrom(at, chunk, len);
-            });
-            int[] sendCounts = new int[p];
-            for (int owner = 0; owner < p; owner++) {
-                sendCounts[owner] = distinct.below(bounds[owner + 1]) - distinct.below(bounds[owner]);
-            }
-            // Each rank tells the owners which of their vertices it sends to. Both buffers are
-            // messages, which a parked rank need not hold in memory.
-            Storage.IntMessage destinations = st.intMessage("destinations", distinct.count());
-            distinct.writeTo(destinations);
-            int[] recvCounts = new int[p];
-            st.blocking(() -> comm.allToAll(sendCounts, 1, MPI.INT, recvCounts, 1, MPI.INT));
-            int[] sendDispls = prefixSums(sendCounts);
-            int[] recvDispls = prefixSums(recvCounts);
-            Storage.IntMessage sources = st.intMessage("sources", total(recvCounts, recvDispls));
-            st.blocking(() -> comm.allToAllv(destinations.buffer(), sendCounts, sendDispls, MPI.INT, sources.buffer(), recvCounts,
-                    recvDispls, MPI.INT));
-            int words = (int) ((bounds[comm.getRank() + 1] - lo + 63) >>> 6);
-            long[] bits = new long[p * words];
-            for (int source = 0; source < p; source++) {
+        /**
+         * The exchange of a rank holding rows {@code bounds[rank] ..}, which sends {@code outgoing}
+         * and receives {@code recvCounts[s]} sums from each source s. The map of where the incoming
+         * sums go is all zeros until {@link #setIncoming}.
+         */
+        static Exchange of(Storage st, Outgoing outgoing, int[] recvCounts, long[] bounds, int rank) {
+            int p = recvCounts.length;
+            int words = (int) ((bounds[rank + 1] - bounds[rank] + 63) >>> 6);
+            return new Exchange(outgoing.targets(), st.longs("incoming", p * words), outgoing.sendCounts(),
+                    prefixSums(outgoing.sendCounts()), recvCounts, prefixSums(recvCounts));
+        }
+
+        /**
+         * Tells every owner which of its vertices this rank sends to, and receives in
+         * {@code sources} the local vertices each source sends to (for {@link #setIncoming});
+         * collective.
+         */
+        void learnSources(Comm comm, Outgoing outgoing, Storage.IntMessage sources) throws MPIException {
+            comm.allToAllv(outgoing.destinations().buffer(), sendCounts, sendDispls, MPI.INT, sources.buffer(), recvCounts,
+                    recvDispls, MPI.INT);
+        }
+
+        /** Fills the map of where the incoming sums go from {@code sources} (rank's first vertex {@code lo}). */
+        void setIncoming(Storage.IntMessage sources, long lo) {
+            int words = incoming.length() / recvCounts.length;
+            long[] bits = new long[incoming.length()];
+            for (int source = 0; source < recvCounts.length; source++) {
                 int offset = source * words;
                 inChunks(sources, recvDispls[source], recvDispls[source] + recvCounts[source], (chunk, at, len) -> {
                     for (int k = 0; k < len; k++) {
@@ -286,11 +314,7 @@ public final class PageRank {
                     }
                 });
             }
-            Storage.Longs incoming = st.longs("incoming", bits.length);
             incoming.copyFrom(0, bits, bits.length);
-            st.discard(destinations);
-            st.discard(sources);
-            return new Exchange(targets, incoming, sendCounts, sendDispls, recvCounts, recvDispls);
         }
 
         /** The program will not exchange again: lets {@code st} free the index maps. */
@@ -353,6 +377,37 @@ public final class PageRank {
                     recvDispls, MPI.LONG);
             send.drop();
             return exchange;
+        }
+    }
+
+    /**
+     * What a rank sends, worked out from its block alone: the index of each edge's destination
+     * among the block's distinct destinations ({@code targets}, which overwrite the columns), how
+     * many of them each rank owns, and the destinations themselves in increasing order (a message,
+     * which a parked rank need not hold in memory), which tell each owner what it will receive.
+     */
+    private record Outgoing(Storage.Ints targets, int[] sendCounts, Storage.IntMessage destinations) {
+
+        /** Replaces the columns of {@code block} with their targets. */
+        static Outgoing of(Storage st, CsrBlock block, long[] bounds) {
+            int p = bounds.length - 1;
+            Columns distinct = Columns.of(block, bounds[p]);
+            // Each column becomes its index in place: the block's columns are not needed again, and
+            // a second array as large would be written out and read back at every park of set-up.
+            Storage.Ints targets = block.cols();
+            inChunks(targets, 0, block.nnz(), (chunk, at, len) -> {
+                for (int k = 0; k < len; k++) {
+                    chunk[k] = distinct.below(chunk[k]);
+                }
+                targets.copyFrom(at, chunk, len);
+            });
+            int[] sendCounts = new int[p];
+            for (int owner = 0; owner < p; owner++) {
+                sendCounts[owner] = distinct.below(bounds[owner + 1]) - distinct.below(bounds[owner]);
+            }
+            Storage.IntMessage destinations = st.intMessage("destinations", distinct.count());
+            distinct.writeTo(destinations);
+            return new Outgoing(targets, sendCounts, destinations);
         }
     }
 

@@ -205,6 +205,16 @@ public final class HeapStorage implements Storage {
         }
 
         @Override
+        public void copyTo(int at, double[] dst, int len) {
+            System.arraycopy(a, at, dst, 0, len);
+        }
+
+        @Override
+        public void copyFrom(int at, double[] src, int len) {
+            System.arraycopy(src, 0, a, at, len);
+        }
+
+        @Override
         public int length() {
             return a.length;
         }

@@ -341,5 +341,15 @@ public final class MappedStorage implements Storage {
         public void set(int i, double value) {
             views[i >>> shift].put(i & ((1 << shift) - 1), value);
         }
+
+        @Override
+        public void copyTo(int at, double[] dst, int len) {
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].get(from, dst, done, n));
+        }
+
+        @Override
+        public void copyFrom(int at, double[] src, int len) {
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].put(from, src, done, n));
+        }
     }
 }

@@ -217,5 +217,19 @@ public interface Storage extends AutoCloseable {
 
         /** Sets element {@code i}. */
         void set(int i, double value);
+
+        /** Copies elements {@code at .. at+len-1} into {@code dst[0..len)}: one bulk read for a hot loop. */
+        default void copyTo(int at, double[] dst, int len) {
+            for (int i = 0; i < len; i++) {
+                dst[i] = get(at + i);
+            }
+        }
+
+        /** Copies {@code src[0..len)} into elements {@code at .. at+len-1}: one bulk write. */
+        default void copyFrom(int at, double[] src, int len) {
+            for (int i = 0; i < len; i++) {
+                set(at + i, src[i]);
+            }
+        }
     }
 }

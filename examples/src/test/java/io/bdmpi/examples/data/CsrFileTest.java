@@ -108,6 +108,29 @@ class CsrFileTest {
     }
 
     @Test
+    void rowOffsetsReadInBulkAcrossBufferFills() throws IOException {
+        // 300000 rows: their 8-byte offsets fill the reader's 1 MiB buffer more than twice, and a
+        // block that starts at an odd row reads them from an unaligned position. Each row's length
+        // must be what the per-row lookup rowPtr(r) says.
+        Path p = write(300_000);
+        try (CsrFile f = CsrFile.open(p)) {
+            for (int from : new int[]{0, 1, 131_071, 299_999}) {
+                CsrBlock b = f.read(from, 300_000, HeapStorage.INSTANCE);
+                long first = f.rowPtr(from);
+                for (int i = 0; i <= b.rows(); i += i < 10 || b.rows() - i < 10 ? 1 : 997) {
+                    assertEquals(f.rowPtr(from + i) - first, b.rowPtr().get(i), "row " + (from + i));
+                }
+                assertEquals(f.rowPtr(300_000) - first, b.rowPtr().get(b.rows()));
+                Row last = row(299_999);
+                int start = b.rowPtr().get(b.rows() - 1);
+                for (int k = 0; k < last.cols().length; k++) {
+                    assertEquals(last.cols()[k], b.cols().get(start + k));
+                }
+            }
+        }
+    }
+
+    @Test
     void aReusedChunkBufferReadsLikeAFreshOne() throws IOException {
         try (CsrFile f = CsrFile.open(write(60))) {
             CsrBlock buffer = f.read(0, 60, HeapStorage.INSTANCE);

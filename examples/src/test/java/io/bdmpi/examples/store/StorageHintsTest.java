@@ -91,6 +91,30 @@ class StorageHintsTest {
     }
 
     @Test
+    void bulkDoubleCopiesMatchTheElementsInEveryStyle() throws IOException {
+        try (ArrayStore store = ArrayStore.open(dir); MappedStorage mapped = new MappedStorage(store);
+             SavedStorage saved = new SavedStorage(store)) {
+            for (Storage st : new Storage[]{HeapStorage.INSTANCE, mapped, saved}) {
+                Storage.Doubles d = st.doubles("ranks", 1000);
+                double[] source = new double[300];
+                for (int i = 0; i < source.length; i++) {
+                    source[i] = i / 7.0;
+                }
+                d.copyFrom(650, source, 300);
+                d.set(649, -1);
+                for (int i = 0; i < 300; i++) {
+                    assertEquals(i / 7.0, d.get(650 + i), st.getClass().getSimpleName());
+                }
+                assertEquals(0.0, d.get(950));
+                double[] back = new double[12];
+                d.copyTo(649, back, 12);
+                assertEquals(-1, back[0]);
+                assertEquals(10 / 7.0, back[11]);
+            }
+        }
+    }
+
+    @Test
     void messageBuffersOfTheOocStyleStayMappedThroughABlockingCallAndAreDeletedAtClose() throws IOException {
         try (ArrayStore store = ArrayStore.open(dir); SavedStorage st = new SavedStorage(store)) {
             Storage.LongMessage recv = st.longMessage("recv", 1000);
