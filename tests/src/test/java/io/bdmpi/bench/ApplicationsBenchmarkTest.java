@@ -39,7 +39,7 @@ import static io.bdmpi.bench.Report.column;
  * heap), in a memory cgroup of its own ({@link LimitedJvm});</li>
  * <li>the MPI program in the paper's three styles (heap, mlock, ooc) under bdmpiexec
  * {@code --memory-limit}, -nr R (1) and S ranks such that what a running rank holds is at most
- * M / (2R) (for PageRank several times its share of the file, see PAGERANK_FOOTPRINT); the fastest style again with -nr 2 (the gain of running two ranks at once);</li>
+ * M / (2R) (for PageRank 1.5 times its share of the file, see PAGERANK_FOOTPRINT); the fastest style again with -nr 2 (the gain of running two ranks at once);</li>
  * <li>the plain program as one bare JVM: the serial program reading the whole data as one chunk
  * into its heap, under the same limit and the time cap (it is expected to fail or crawl once the
  * data outgrows the limit: the row records which).</li>
@@ -121,12 +121,16 @@ class ApplicationsBenchmarkTest {
     private static final List<String> APPLICATIONS = List.of("PageRank", "K-means", "SGD");
 
     /**
-     * A PageRank rank holds about this many times its share of the file while it runs: columns,
-     * the targets index, the incoming index and the send and receive buffers (per non-zero or
-     * distinct destination), measured on R-MAT scale 22: at 2x M the share of M/2 of the other
-     * applications is OOM-killed in every style.
+     * A PageRank rank holds about this many times its share of the file while it runs: its targets
+     * (which overwrite the columns in place), the ranks, row offsets and incoming map, the send and
+     * receive buffers (one sum per distinct destination) and the heap garbage of its pushes. Measured
+     * at 4x M = 256 MiB (1133 MiB graph), style mlock, -nr 1, under the benchmark's limits: the
+     * largest slave's peak RSS (VmHWM) was 128, 179, 212 and 272 MiB at S = 32, 16, 12 and 8, i.e.
+     * about 80 MiB of a running JVM's own plus 1.36 (1.31 to 1.44 between neighbours) times its
+     * share of the file; rounded up. (It was 4 while the targets were a second array as large as
+     * the columns and set-up kept both.)
      */
-    private static final int PAGERANK_FOOTPRINT = 4;
+    private static final double PAGERANK_FOOTPRINT = 1.5;
 
     private final int memoryMiB = BenchConfig.integer("bench.apps.memoryMiB", 1024, 16);
     private final List<Integer> sizes = BenchConfig.integers("bench.apps.sizes", List.of(1, 2, 4), List.of(1));
@@ -137,7 +141,7 @@ class ApplicationsBenchmarkTest {
     private final Map<String, Double> firstPerM = new HashMap<>();
 
     /** S such that a running rank's footprint (its share of the data times {@code footprint}) is at most M / (2R). */
-    private int slaves(int size, int footprint) {
+    private int slaves(int size, double footprint) {
         return Math.max(running, (int) Math.ceil(2.0 * running * size * footprint));
     }
 
@@ -249,7 +253,7 @@ class ApplicationsBenchmarkTest {
         }
         report.note("M = " + memoryMiB + " MiB; -nr " + running + "; S = max(R, ceil(2 R x footprint x data/M)), rounded up to a square for SGD; "
                         + "footprint = what a running rank holds per byte of its share of the file: " + PAGERANK_FOOTPRINT
-                        + " for PageRank (index maps and message buffers per non-zero), 1 for the others. A size where every style failed "
+                        + " for PageRank (targets, ranks, index maps and message buffers; measured from its slaves' peak RSS), 1 for the others. A size where every style failed "
                         + "has no best style.")
                 .note("Every run has the same M for its data, page cache included, plus a measured allowance for each JVM's own memory: "
                         + "the jobs M + " + (MASTER_ALLOWANCE_BYTES >> 20) + " MiB for the master's JVM + " + (SLAVE_ALLOWANCE_BYTES >> 20)
