@@ -250,14 +250,9 @@ public final class NodeMaster {
      */
     private static ControlMessage.Holdings holdings(Path dir) {
         List<ControlMessage.HeldPart> parts = new ArrayList<>();
-        try {
-            for (CheckpointStore.Held h : CheckpointStore.heldIn(dir)) {
-                CheckpointStore.Part p = h.part();
-                parts.add(new ControlMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
-            }
-        } catch (IOException e) {
-            System.err.println("bdmpiexec: cannot read the checkpoints in " + dir + ": " + e.getMessage());
-            parts.clear();
+        for (CheckpointStore.Held h : CheckpointStore.heldInOrNothing(dir)) {
+            CheckpointStore.Part p = h.part();
+            parts.add(new ControlMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
         }
         return new ControlMessage.Holdings(parts);
     }

@@ -81,15 +81,9 @@ final class RestartStaging {
      */
     MasterMessage.RestartPlan agree(List<Integer> nodeOf) throws IOException, InterruptedException {
         List<MasterMessage.HeldPart> own = new ArrayList<>();
-        try {
-            for (CheckpointStore.Held h : CheckpointStore.heldIn(dir)) {
-                CheckpointStore.Part p = h.part();
-                own.add(new MasterMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
-            }
-        } catch (IOException e) {
-            // Said to hold nothing, so that node 0 plans at once rather than wait for this master.
-            System.err.println("bdmpiexec: cannot read the checkpoints in " + dir + ": " + e.getMessage());
-            own.clear();
+        for (CheckpointStore.Held h : CheckpointStore.heldInOrNothing(dir)) {
+            CheckpointStore.Part p = h.part();
+            own.add(new MasterMessage.HeldPart(p.sequence(), h.committed(), p.node(), p.nodes(), p.worldSize(), p.ranks()));
         }
         MasterMessage.RestartPlan plan;
         if (internode.node() == 0) {

@@ -154,6 +154,20 @@ public final class CheckpointStore {
     }
 
     /**
+     * {@link #heldIn}, or nothing when {@code dir} cannot be read (said on stderr): a master that
+     * cannot read its checkpoints is said to hold none, so that whoever plans from every master's
+     * holdings need not wait for it.
+     */
+    public static List<Held> heldInOrNothing(Path dir) {
+        try {
+            return heldIn(dir);
+        } catch (IOException e) {
+            System.err.println("bdmpiexec: cannot read the checkpoints in " + dir + ": " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    /**
      * What the node-local directory {@code dir} holds (read only: nothing is created or removed):
      * the parts of its newest committed checkpoint, and those of newer checkpoints written whole
      * (their manifest, written last, is there) but not committed here, as in the directory of a

@@ -36,13 +36,7 @@ class CheckpointTest {
     Path temp;
 
     private static JobRunner job(Object... crash) {
-        Object[] args = new Object[4 + crash.length];
-        args[0] = ITERATIONS;
-        args[1] = EVERY;
-        args[2] = BIG;
-        args[3] = STATE;
-        System.arraycopy(crash, 0, args, 4, crash.length);
-        return JobRunner.job(Checkpointed.class).ranks(RANKS).running(2).args(args);
+        return JobRunner.job(Checkpointed.class).ranks(RANKS).running(2).args(Checkpointed.args(ITERATIONS, EVERY, BIG, STATE, crash));
     }
 
     private static List<String> results(JobResult r) {

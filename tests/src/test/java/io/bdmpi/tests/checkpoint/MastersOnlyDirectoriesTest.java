@@ -66,30 +66,42 @@ class MastersOnlyDirectoriesTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(MpiAbi.class)
-    void aLostNodeIsRecoveredFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
+    /**
+     * What every test here starts from: an unbroken job's results, the nodes' directories
+     * ({@code disks}), the empty directory bdmpiexec sees in their place ({@code seen}) and the
+     * launcher that binds the one over the other.
+     */
+    private record Setting(List<String> expected, Path disks, Path seen, Path mpiexec) {
+    }
+
+    private Setting hiddenDisks(MpiAbi mpi) throws IOException {
         assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
         List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
         Path disks = Files.createDirectory(temp.resolve("disks"));
         Path seen = Files.createDirectory(temp.resolve("seen"));
-        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
+        return new Setting(expected, disks, seen, launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen));
+    }
+
+    @ParameterizedTest
+    @EnumSource(MpiAbi.class)
+    void aLostNodeIsRecoveredFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
+        Setting h = hiddenDisks(mpi);
         // Killed under Open MPI, which ends the other masters gently; stopped under MPICH, whose
         // hydra kills the other masters the moment one dies, so that which of their connections
         // bdmpiexec reads to its end first is a race it can lose (docs/several-nodes.md, Limits).
-        CompletableFuture<Long> lostMaster = BuddyCopyTest.loseAtCheckpointTwo(disks.resolve("node-1"), seen.toString(),
+        CompletableFuture<Long> lostMaster = BuddyCopyTest.loseAtCheckpointTwo(h.disks().resolve("node-1"), h.seen().toString(),
                 mpi == MpiAbi.MPICH ? "-STOP" : "-KILL");
 
-        JobResult r = ring(mpi).options("--mpiexec", mpiexec.toString(), "--checkpoint-dir", seen.resolve("node-%n").toString(),
-                "--recover", "1").run();
-        BuddyCopyTest.assertWentOnWithoutNodeOne(r, lostMaster, expected);
+        JobResult r = ring(mpi).options("--mpiexec", h.mpiexec().toString(), "--checkpoint-dir",
+                h.seen().resolve("node-%n").toString(), "--recover", "1").run();
+        BuddyCopyTest.assertWentOnWithoutNodeOne(r, lostMaster, h.expected());
         List<String> announced = r.stderrContaining("bdmpiexec: node \\d+ \\(host ");
         Expect.that(r, announced.size() == 1 && announced.get(0).matches("bdmpiexec: node 1 \\(host \\S+\\) "
                 + (mpi == MpiAbi.MPICH ? "stopped answering for \\d+\\.\\d s" : "is gone \\(its master's connection .*\\)")
                 + "; ending the job"), "node 1, and no other, is announced lost, in one line: " + announced);
 
-        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
-        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-2"));
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(h.seen()), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(h.disks(), List.of("node-0", "node-2"));
     }
 
     /**
@@ -100,22 +112,18 @@ class MastersOnlyDirectoriesTest {
     @ParameterizedTest
     @EnumSource(value = MpiAbi.class, names = "MPICH")
     void aRankDeathIsRecoveredFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
-        assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
-        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
-        Path disks = Files.createDirectory(temp.resolve("disks"));
-        Path seen = Files.createDirectory(temp.resolve("seen"));
-        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
+        Setting h = hiddenDisks(mpi);
 
-        JobResult r = ring(mpi).args(4, 10, "once").options("--mpiexec", mpiexec.toString(), "--checkpoint-dir",
-                seen.resolve("node-%n").toString(), "--recover", "1").run().assertSucceeded();
-        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        JobResult r = ring(mpi).args(4, 10, "once").options("--mpiexec", h.mpiexec().toString(), "--checkpoint-dir",
+                h.seen().resolve("node-%n").toString(), "--recover", "1").run().assertSucceeded();
+        assertEquals(h.expected(), SeveralNodesCheckpointTest.results(r, RANKS));
         Expect.that(r, r.stderrContaining("bdmpiexec: rank 4 \\(pid \\d+\\) was killed by signal 9.*; going on from checkpoint 3"
                 + " on 3 nodes \\(recovery 1 of 1\\)").size() == 1, "the recovery is announced");
         Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
         assertEquals(1, r.requireStats().recoveries().size());
         assertEquals(3, r.requireStats().recoveries().get(0).checkpoint(), "the checkpoint the masters went on from");
-        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
-        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-1", "node-2"));
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(h.seen()), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(h.disks(), List.of("node-0", "node-1", "node-2"));
     }
 
     /**
@@ -126,20 +134,16 @@ class MastersOnlyDirectoriesTest {
     @ParameterizedTest
     @EnumSource(value = MpiAbi.class, names = "MPICH")
     void aRestartOnFewerNodesFetchesThePartsFromDirectoriesBdmpiexecCannotSee(MpiAbi mpi) throws Exception {
-        assumeTrue(canBindInNamespace(), "needs root and unshare to hide the directories from bdmpiexec");
-        List<String> expected = SeveralNodesCheckpointTest.results(ring(mpi).run().assertSucceeded(), RANKS);
-        Path disks = Files.createDirectory(temp.resolve("disks"));
-        Path seen = Files.createDirectory(temp.resolve("seen"));
-        Path mpiexec = launcherWithHiddenDisks(temp.resolve("bin"), mpi, disks, seen);
-        String dirs = seen.resolve("node-%n").toString();
-        ring(mpi).args(4, 10, "once").options("--mpiexec", mpiexec.toString(), "--checkpoint-dir", dirs).run().assertFailed();
+        Setting h = hiddenDisks(mpi);
+        String dirs = h.seen().resolve("node-%n").toString();
+        ring(mpi).args(4, 10, "once").options("--mpiexec", h.mpiexec().toString(), "--checkpoint-dir", dirs).run().assertFailed();
 
-        JobResult r = ring(mpi).nodes(2).ranks(3).options("--mpiexec", mpiexec.toString(), "--restart", dirs).run()
+        JobResult r = ring(mpi).nodes(2).ranks(3).options("--mpiexec", h.mpiexec().toString(), "--restart", dirs).run()
                 .assertSucceeded();
-        assertEquals(expected, SeveralNodesCheckpointTest.results(r, RANKS));
+        assertEquals(h.expected(), SeveralNodesCheckpointTest.results(r, RANKS));
         Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
-        assertEquals(List.of(), SeveralNodesCheckpointTest.list(seen), "bdmpiexec's view of the directories stays empty");
-        assertOnlyTheLastCheckpointIn(disks, List.of("node-0", "node-1"));
+        assertEquals(List.of(), SeveralNodesCheckpointTest.list(h.seen()), "bdmpiexec's view of the directories stays empty");
+        assertOnlyTheLastCheckpointIn(h.disks(), List.of("node-0", "node-1"));
     }
 
     /**

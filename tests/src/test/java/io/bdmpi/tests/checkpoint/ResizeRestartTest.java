@@ -44,13 +44,8 @@ class ResizeRestartTest {
     Path temp;
 
     private static JobRunner ring(MpiAbi mpi, int nodes, int perNode, Object... crash) {
-        Object[] args = new Object[4 + crash.length];
-        args[0] = ITERATIONS;
-        args[1] = EVERY;
-        args[2] = BIG;
-        args[3] = STATE;
-        System.arraycopy(crash, 0, args, 4, crash.length);
-        return JobRunner.job(Checkpointed.class).mpi(mpi).nodes(nodes).ranks(perNode).running(1).args(args).timeout(TIMEOUT);
+        return JobRunner.job(Checkpointed.class).mpi(mpi).nodes(nodes).ranks(perNode).running(1)
+                .args(Checkpointed.args(ITERATIONS, EVERY, BIG, STATE, crash)).timeout(TIMEOUT);
     }
 
     /** A ring of three nodes that died after checkpoint 3 in {@code base}'s {@code node-%n}; checks what each directory holds. */

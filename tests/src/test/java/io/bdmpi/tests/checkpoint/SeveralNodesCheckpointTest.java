@@ -45,13 +45,7 @@ class SeveralNodesCheckpointTest {
     }
 
     private static JobRunner job(int nodes, int perNode, Object... crash) {
-        Object[] args = new Object[4 + crash.length];
-        args[0] = ITERATIONS;
-        args[1] = EVERY;
-        args[2] = BIG;
-        args[3] = STATE;
-        System.arraycopy(crash, 0, args, 4, crash.length);
-        return JobRunner.job(Checkpointed.class).nodes(nodes).ranks(perNode).running(1).args(args)
+        return JobRunner.job(Checkpointed.class).nodes(nodes).ranks(perNode).running(1).args(Checkpointed.args(ITERATIONS, EVERY, BIG, STATE, crash))
                 .timeout(JobRunner.DEFAULT_TIMEOUT.multipliedBy(3));
     }
 

@@ -36,6 +36,20 @@ public final class Checkpointed {
     private Checkpointed() {
     }
 
+    /**
+     * The program's arguments: {@code iterations every bigBytes stateBytes}, then the crash
+     * arguments {@code [crashRank crashIteration [mode]]}, if any.
+     */
+    public static Object[] args(int iterations, int every, int bigBytes, int stateBytes, Object... crash) {
+        Object[] args = new Object[4 + crash.length];
+        args[0] = iterations;
+        args[1] = every;
+        args[2] = bigBytes;
+        args[3] = stateBytes;
+        System.arraycopy(crash, 0, args, 4, crash.length);
+        return args;
+    }
+
     /** What a rank carries from iteration to iteration. */
     static final class State implements Checkpointable {
         int iteration;
