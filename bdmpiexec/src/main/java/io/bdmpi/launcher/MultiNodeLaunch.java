@@ -5,6 +5,7 @@ import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.control.ControlMessage;
 import io.bdmpi.master.control.LauncherLink;
+import io.bdmpi.master.internode.MpiAbi;
 import io.bdmpi.master.internode.MpiLauncher;
 import io.bdmpi.master.observe.JobSnapshot;
 import io.bdmpi.master.observe.JobStats;
@@ -15,13 +16,16 @@ import io.bdmpi.master.slaveio.DetachedShell;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -75,6 +79,20 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     private static final long OTHERS_WAIT_S = 15;
     /** How long mpiexec then gets to end the job, before every process of it is killed. */
     private static final long LOST_WAIT_S = 10;
+    /** How long a master killed by bdmpiexec gets to be gone, so that bdmpiexec exits after it. */
+    private static final long KILLED_WAIT_MS = 2_000;
+
+    /**
+     * What starts each master under MPICH: in a session of its own ({@code -f}: always in a new
+     * process; {@code -w}: the wrapper waits for the master and exits with its code, which so
+     * reaches mpiexec). Hydra starts every rank as a session of its own and, the moment one rank
+     * dies, kills every other rank's process group; that group is now the wrapper alone, so the
+     * other masters live on to say goodbye, and only the dead master's side channel ends without
+     * one (see {@link NodeLoss}). What hydra no longer ends, bdmpiexec does: the masters stop when
+     * their side channel ends (and end themselves {@link LauncherLink#ORPHAN_LIMIT_MS} later), and
+     * bdmpiexec waits for those on this machine and kills any left ({@link #endMastersHere}).
+     */
+    private static final List<String> OWN_SESSION = List.of("setsid", "-f", "-w");
 
     /**
      * The watchdog's shell: while bdmpiexec ($0) lives it only checks that mpiexec ($1) still runs;
@@ -107,6 +125,9 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      */
     public List<String> command(String launcherAddress, List<String> javaOptions) {
         List<String> cmd = new ArrayList<>(mpiexec.command(nodes, hosts, hostFile));
+        if (mpiexec.abi() == MpiAbi.MPICH) {
+            cmd.addAll(OWN_SESSION);
+        }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(javaOptions);
         cmd.addAll(List.of("-cp", String.join(File.pathSeparator, masterClassPath()), Bdmpiexec.class.getName(), "--node-master",
@@ -492,16 +513,19 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             err = OutputRelay.start(mpi.getErrorStream(), System.err, "bdmpi-mpiexec-stderr");
         }
         Process watchdog = startWatchdog(mpi);
-        // Told to stop (SIGINT, SIGTERM): mpiexec passes the signal to the masters, which stop their slaves.
+        // Told to stop (SIGINT, SIGTERM): the masters stop their slaves when their side channel ends
+        // (and when mpiexec passes them the signal, as Open MPI's does).
         Thread hook = new Thread(() -> {
             stopping.set(true);
             watch.close();
             mpi.destroy();
             try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_S);
                 if (!mpi.waitFor(STOP_WAIT_S, TimeUnit.SECONDS)) {
                     mpi.descendants().forEach(ProcessHandle::destroyForcibly);
                     mpi.destroyForcibly();
                 }
+                endMastersHere(watch.address(), TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())));
             } catch (InterruptedException ignored) {
                 // The JVM is going down anyway.
             }
@@ -509,6 +533,9 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             int exitCode = mpi.waitFor();
+            // Under MPICH the masters outlive hydra's end of the job (see OWN_SESSION): after a lost
+            // node the others may still be ending their part.
+            endMastersHere(watch.address(), TimeUnit.SECONDS.toMillis(OTHERS_WAIT_S));
             List<String> lines = new ArrayList<>();
             if (out != null) {
                 lines.addAll(out.lastLines());
@@ -540,7 +567,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * killed (a stopped one too: SIGKILL needs no cooperation), which makes mpiexec end the job;
      * one already gone from here leaves mpiexec ending the job (a signal now would disturb it:
      * Open MPI's then crashes and leaves shared memory behind); on another host, mpiexec is told to
-     * stop. Whatever is left {@link #LOST_WAIT_S} later is killed.
+     * stop. Whatever is left {@link #LOST_WAIT_S} later is killed: mpiexec, its descendants and the
+     * masters of this machine (under MPICH no longer among them, see {@link #OWN_SESSION}).
      */
     private static void endAfterLoss(Process mpi, JobWatch watch, LostNode lost) {
         if (mpi == null) {
@@ -549,7 +577,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         Thread ender = new Thread(() -> {
             try {
                 watch.awaitOthers(lost.node(), TimeUnit.SECONDS.toMillis(OTHERS_WAIT_S));
-                Optional<ProcessHandle> here = mpi.descendants().filter(p -> p.pid() == lost.pid()).findFirst();
+                Optional<ProcessHandle> here = mastersHere(watch.address()).stream().filter(p -> p.pid() == lost.pid()).findFirst();
                 if (here.isPresent()) {
                     here.get().destroyForcibly();
                 } else if (!lost.host().equals(LauncherLink.hostName())) {
@@ -557,6 +585,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 }
                 if (!mpi.waitFor(LOST_WAIT_S, TimeUnit.SECONDS)) {
                     mpi.descendants().forEach(ProcessHandle::destroyForcibly);
+                    mastersHere(watch.address()).forEach(ProcessHandle::destroyForcibly);
                     mpi.destroyForcibly();
                 }
             } catch (InterruptedException ignored) {
@@ -565,6 +594,48 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         }, "bdmpi-end-after-loss");
         ender.setDaemon(true);
         ender.start();
+    }
+
+    /**
+     * The processes of this machine that run a master of the run whose side channel listens at
+     * {@code launcherAddress} (the masters, and under MPICH their {@link #OWN_SESSION} wrappers):
+     * those whose command line has {@code --launcher=ADDRESS}. Found by their command line, as
+     * under MPICH a master outlives its place among mpiexec's descendants; read from
+     * {@code /proc/PID/cmdline}, as {@link ProcessHandle.Info#arguments} leaves out the arguments of
+     * a command line as long as a master's (its class path).
+     */
+    static List<ProcessHandle> mastersHere(String launcherAddress) {
+        String mark = "--launcher=" + launcherAddress;
+        return ProcessHandle.allProcesses().filter(p -> {
+            try {
+                byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline"));
+                return Arrays.asList(new String(cmdline, StandardCharsets.UTF_8).split("\0")).contains(mark);
+            } catch (IOException | SecurityException gone) {
+                return false; // ended meanwhile, or not ours
+            }
+        }).toList();
+    }
+
+    /**
+     * Waits at most {@code timeoutMs} for the masters of the run whose side channel listens at
+     * {@code launcherAddress} that still run on this machine to end (after a lost node, the
+     * survivors end their part), then kills those left: under MPICH nothing else would (see
+     * {@link #OWN_SESSION}).
+     */
+    private static void endMastersHere(String launcherAddress, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (ProcessHandle p : mastersHere(launcherAddress)) {
+            try {
+                p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                p.destroyForcibly();
+                try {
+                    p.onExit().get(KILLED_WAIT_MS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException stillThere) {
+                    // Killed: the kernel ends it.
+                }
+            }
+        }
     }
 
     /**

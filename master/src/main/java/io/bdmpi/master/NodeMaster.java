@@ -50,6 +50,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -129,8 +130,13 @@ public final class NodeMaster {
                     throw new IllegalStateException("-nn=" + context.nodes() + " but the MPI job has " + internode.nodes() + " masters");
                 }
                 if (context.launcherAddress() != null) {
-                    launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents(),
-                            context.heldPlacement() ? holdings(context.dirOn(context.restartDir(), node)) : null);
+                    try {
+                        launcher = LauncherLink.connect(context.launcherAddress(), node, new LauncherEvents(),
+                                context.heldPlacement() ? holdings(context.dirOn(context.restartDir(), node)) : null);
+                    } catch (IOException e) {
+                        orphaned("it cannot reach bdmpiexec: " + e.getMessage());
+                        throw e;
+                    }
                 }
                 if (context.heldPlacement()) {
                     // bdmpiexec places the ranks where the directories hold their parts (a spare's: none, fetched below).
@@ -232,7 +238,7 @@ public final class NodeMaster {
                 attempt.closeTimeline();
             }
             closeQuietly(workDir);
-            result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher);
+            result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher, orphaned.get());
             cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -281,6 +287,33 @@ public final class NodeMaster {
     private LauncherLink launcher;
     /** A node bdmpiexec declared lost, -1 while none (side channel thread). */
     private volatile int lostNode = -1;
+    /** Set once bdmpiexec is lost or was never reached: this master then ends by itself (see {@link #orphaned}). */
+    private final AtomicBoolean orphaned = new AtomicBoolean();
+
+    /**
+     * This master lost bdmpiexec (or never reached it): it stops its node as it would when told
+     * to, and ends without MPI_Finalize (mpiexec, whose PMI server MPICH's would wait for, may be
+     * gone with bdmpiexec); should it still run {@link LauncherLink#ORPHAN_LIMIT_MS} from now
+     * (its MPI blocked, say), it ends itself here, and its janitor cleans its node as after any
+     * death of a master. Under MPICH nothing else ends it: it runs in a session of its own, out of
+     * reach of hydra's cleanup.
+     */
+    private void orphaned(String why) {
+        if (!orphaned.compareAndSet(false, true)) {
+            return;
+        }
+        Thread end = daemon(() -> {
+            try {
+                Thread.sleep(LauncherLink.ORPHAN_LIMIT_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("bdmpiexec: node " + node + ": " + why + "; its master did not end within "
+                    + LauncherLink.seconds(LauncherLink.ORPHAN_LIMIT_MS) + " and ends now");
+            Runtime.getRuntime().halt(1);
+        }, "bdmpi-orphan-end");
+        end.start();
+    }
 
     /** What bdmpiexec says on the side channel, handed to the attempt running now. */
     private final class LauncherEvents implements LauncherLink.Listener {
@@ -295,6 +328,7 @@ public final class NodeMaster {
 
         @Override
         public void launcherLost(String reason) {
+            orphaned(reason);
             Attempt attempt = current;
             if (attempt != null && attempt.started) {
                 attempt.publish(new MasterEvent.StopRequested(reason, 1));
@@ -539,9 +573,11 @@ public final class NodeMaster {
      * Reports this node's outcome, then, on several nodes, ends together with the other masters
      * (see {@link InternodeLink#finish}), says goodbye to bdmpiexec and finalizes MPI; unless a
      * node was lost: MPI_Finalize, collective, would wait for its master forever, so the process
-     * ends without it (this node is clean by now) and mpiexec ends the job.
+     * ends without it (this node is clean by now) and mpiexec ends the job; nor when bdmpiexec is
+     * lost ({@code orphaned}), which may have taken mpiexec with it.
      */
-    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher) {
+    private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher,
+                                          boolean orphaned) {
         JobOutcome result = local == null ? JobOutcome.failed(1, "master ended without an outcome") : local;
         report(result);
         if (internode == null) {
@@ -559,7 +595,7 @@ public final class NodeMaster {
             if (launcher != null) {
                 launcher.goodbye(result.exitCode());
             }
-            if (link == null || !link.peerWasLost()) {
+            if ((link == null || !link.peerWasLost()) && !orphaned) {
                 internode.close();
             }
         }

@@ -40,6 +40,14 @@ public final class LauncherLink implements AutoCloseable {
      * starved machine): the other side's messages may wait unread, so its silence is not judged then.
      */
     public static final long PAUSE_MS = 4 * HEARTBEAT_MS;
+    /**
+     * How long a master that lost bdmpiexec (or never reached it) gets to stop its node before it
+     * ends itself: nobody else may end it (under MPICH it runs out of reach of hydra's cleanup, in
+     * a session of its own) and its MPI calls may block for ever (a peer gone mid-transfer). Longer
+     * than a master waits for its killed slaves; shorter than bdmpiexec waits for the masters
+     * after it was told to stop.
+     */
+    public static final long ORPHAN_LIMIT_MS = 15_000;
     /** Clock probes at connection; the one with the shortest round trip gives the offset. */
     static final int CLOCK_PROBES = 8;
     /** Longest wait for a connection, a hello or a clock reply: the start of a job on a busy machine is slow. */
