@@ -97,12 +97,20 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     /**
      * The watchdog's shell: while bdmpiexec ($0) lives it only checks that mpiexec ($1) still runs;
      * should bdmpiexec die first (SIGKILL, OOM killer) it stops mpiexec as bdmpiexec would have,
-     * with SIGTERM, and with SIGKILL if mpiexec is still there after STOP_WAIT_S.
+     * with SIGTERM, and with SIGKILL if mpiexec is still there after STOP_WAIT_S; then, as
+     * {@link #endMastersHere}, gives the masters of this machine (command line with
+     * {@code --launcher=$2}, each argument a NUL-ended line of /proc/PID/cmdline; {@code [-]} so
+     * that grep's own command line does not match) STOP_WAIT_S to
+     * end (their side channel ended with bdmpiexec) and kills those left: under MPICH mpiexec's end
+     * does not end them (see {@link #OWN_SESSION}), and a stopped one does not end itself.
      */
     private static final String WATCHDOG = "while kill -0 \"$0\" 2>/dev/null; do kill -0 \"$1\" 2>/dev/null || exit 0; sleep 0.2; done; "
             + "kill -TERM \"$1\" 2>/dev/null; i=0; "
             + "while kill -0 \"$1\" 2>/dev/null && [ $i -lt " + STOP_WAIT_S * 5 + " ]; do sleep 0.2; i=$((i+1)); done; "
-            + "kill -KILL \"$1\" 2>/dev/null";
+            + "kill -KILL \"$1\" 2>/dev/null; "
+            + "m=\"[-]-launcher=$2\"; masters() { grep -lzx -e \"$m\" /proc/[0-9]*/cmdline 2>/dev/null | cut -d/ -f3; }; i=0; "
+            + "while [ -n \"$(masters)\" ] && [ $i -lt " + STOP_WAIT_S * 5 + " ]; do sleep 0.2; i=$((i+1)); done; "
+            + "kill -KILL $(masters) 2>/dev/null";
 
     /**
      * The classes of the jars whose every class goes into the masters' class-data archive: bdmpi's
@@ -512,7 +520,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             out = OutputRelay.start(mpi.getInputStream(), System.out, "bdmpi-mpiexec-stdout");
             err = OutputRelay.start(mpi.getErrorStream(), System.err, "bdmpi-mpiexec-stderr");
         }
-        Process watchdog = startWatchdog(mpi);
+        Process watchdog = startWatchdog(mpi, watch.address());
         // Told to stop (SIGINT, SIGTERM): the masters stop their slaves when their side channel ends
         // (and when mpiexec passes them the signal, as Open MPI's does).
         Thread hook = new Thread(() -> {
@@ -639,13 +647,15 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     /**
-     * Starts a shell, in its own session, that stops mpiexec should this JVM die without stopping it
-     * (a shutdown hook does not run on SIGKILL); with mpiexec gone, the masters and their slaves stop.
+     * Starts a shell, in its own session, that stops mpiexec and the masters of this machine (of the
+     * run whose side channel listens at {@code launcherAddress}) should this JVM die without
+     * stopping them (a shutdown hook does not run on SIGKILL); the masters' slaves stop with them.
      * Returns null (and says so) if it cannot be started: the job then runs unguarded.
      */
-    private static Process startWatchdog(Process mpi) {
+    private static Process startWatchdog(Process mpi, String launcherAddress) {
         try {
-            return DetachedShell.start(WATCHDOG, Long.toString(ProcessHandle.current().pid()), Long.toString(mpi.pid()));
+            return DetachedShell.start(WATCHDOG, Long.toString(ProcessHandle.current().pid()), Long.toString(mpi.pid()),
+                    launcherAddress);
         } catch (java.io.IOException e) {
             System.err.println("bdmpiexec: warning: cannot start the watchdog that stops the masters should bdmpiexec be killed: "
                     + e.getMessage());

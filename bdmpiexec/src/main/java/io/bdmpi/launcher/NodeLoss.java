@@ -10,16 +10,16 @@ import java.util.regex.Pattern;
  * run ends and, with {@code --recover}, goes on without it.
  *
  * <p>The side channel ({@link JobWatch}) names the node: the first master whose connection ended
- * without a goodbye, or that stopped answering. That is the lost one when the others live on: a
- * stopped master (named by its silence), or a dead one under Open MPI, whose mpiexec ends the
- * others with SIGTERM, which they answer with a goodbye, and with SIGKILL only a second later
- * ({@code odls_base_sigkill_timeout}). Under MPICH a dead master's end is not unambiguous: hydra
- * SIGKILLs the other masters' process groups within milliseconds (even with
- * {@code -disable-auto-cleanup}, once the others' MPI has talked to the dead one: seen with strace
- * of a C program, and in a bdmpi run; so that flag is not used), all connections end at once, and which of them bdmpiexec reads to its end first is
- * a race: the wrong node in 1 of 15 runs of a killed master on a loaded machine (see
- * docs/several-nodes.md, Limits). Hydra's report does not help: it names whichever process it
- * reaped first.
+ * without a goodbye, or that stopped answering. That is the lost one, as the others live on to say
+ * goodbye: a stopped master is named by its silence; a dead one under Open MPI, whose mpiexec ends
+ * the others with SIGTERM, which they answer with a goodbye, and with SIGKILL only a second later
+ * ({@code odls_base_sigkill_timeout}); a dead one under MPICH, whose hydra SIGKILLs every other
+ * rank's process group within milliseconds (even with {@code -disable-auto-cleanup}, once their
+ * MPI has talked to the dead one), because each master runs in a session of its own under a
+ * {@code setsid} wrapper (see {@link MultiNodeLaunch#command}): hydra's cleanup ends the wrappers,
+ * the masters live on, are told of the loss and say goodbye. (Without the wrapper all connections
+ * would end at once, and which one bdmpiexec read to its end first would be a race.) Hydra's own
+ * report does not help: it names whichever process it reaped first.
  *
  * <p>What mpiexec reports serves when the side channel names no node: a master that died before it
  * reached bdmpiexec. Open MPI names its MPI rank, which is the node; under MPICH the side channel

@@ -292,8 +292,8 @@ public final class NodeMaster {
 
     /**
      * This master lost bdmpiexec (or never reached it): it stops its node as it would when told
-     * to, and ends without MPI_Finalize (mpiexec, whose PMI server MPICH's would wait for, may be
-     * gone with bdmpiexec); should it still run {@link LauncherLink#ORPHAN_LIMIT_MS} from now
+     * to, and ends without waiting for the other masters nor finalizing MPI (see
+     * {@link #endTogether}); should it still run {@link LauncherLink#ORPHAN_LIMIT_MS} from now
      * (its MPI blocked, say), it ends itself here, and its janitor cleans its node as after any
      * death of a master. Under MPICH nothing else ends it: it runs in a session of its own, out of
      * reach of hydra's cleanup.
@@ -573,8 +573,9 @@ public final class NodeMaster {
      * Reports this node's outcome, then, on several nodes, ends together with the other masters
      * (see {@link InternodeLink#finish}), says goodbye to bdmpiexec and finalizes MPI; unless a
      * node was lost: MPI_Finalize, collective, would wait for its master forever, so the process
-     * ends without it (this node is clean by now) and mpiexec ends the job; nor when bdmpiexec is
-     * lost ({@code orphaned}), which may have taken mpiexec with it.
+     * ends without it (this node is clean by now) and mpiexec ends the job. When bdmpiexec is lost
+     * ({@code orphaned}), this master only tells the others how it ended, and ends without waiting
+     * for them (one may be stopped) nor finalizing (mpiexec may be gone with bdmpiexec).
      */
     private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher,
                                           boolean orphaned) {
@@ -584,7 +585,9 @@ public final class NodeMaster {
             return result;
         }
         try {
-            if (link != null) {
+            if (link != null && orphaned) {
+                link.announce(result); // nobody takes the job's exit code any more: the others are not waited for
+            } else if (link != null) {
                 result = link.finish(result);
             } else {
                 internode.announceEnd(result.exitCode(), true);

@@ -61,6 +61,9 @@
  *       with the node's latest {@code JobSnapshot} (asked for with a non-blocking publish) every
  *       250 ms; a lost node named by bdmpiexec becomes a {@code PeerFailed} and counts as ended in
  *       {@code InternodeLink}, a lost launcher a {@code StopRequested}.</li>
+ *   <li><b>bdmpi-orphan-end</b> (several nodes, once bdmpiexec is lost or was never reached):
+ *       sleeps {@code LauncherLink.ORPHAN_LIMIT_MS}, then ends the process (halt) should it still
+ *       run; owns nothing.</li>
  *   <li><b>bdmpi-ticker</b> (several nodes, or a {@code --quantum}): a {@code Tick} every
  *       {@code TICK_MS}, on which the scheduler stops the slaves that ran past the quantum.</li>
  *   <li><b>bdmpi-memory</b> ({@code -nr auto}): a {@code MemorySampled} reading every 250 ms.</li>
