@@ -151,6 +151,8 @@ class LaunchOptionsTest {
         List<String> cmd = r.masters().command("127.0.0.1:4000", List.of());
         assertTrue(cmd.get(0).endsWith("mpiexec.mpich"), cmd.toString());
         assertEquals(List.of("-n", "2", "-hosts", "a,b"), cmd.subList(1, 5));
+        assertEquals(List.of("setsid", "-f", "-w"), cmd.subList(5, 8), "each master in a session of its own, out of hydra's cleanup");
+        assertTrue(cmd.get(8).endsWith("/bin/java"), cmd.toString());
         int master = cmd.indexOf("--node-master");
         assertEquals(Bdmpiexec.class.getName(), cmd.get(master - 1));
         assertEquals("--launcher=127.0.0.1:4000", cmd.get(master + 1), "where the masters send their heartbeats");
