@@ -27,7 +27,11 @@ import java.util.stream.Stream;
  *   <li><b>off-heap arrays</b> ({@link #ints}, {@link #doubles}, ...): memory-mapped files that
  *       stay valid while the rank is parked and resumed. The slave runtime calls {@link #release()}
  *       when the rank parks in a blocking MPI call and {@link #prefetch()} when it resumes, each
- *       array as its {@link Residency} says; the OS can evict a parked rank's arrays without swap.</li>
+ *       array as its {@link Residency} says; the OS can evict a parked rank's arrays without swap.
+ *       A <b>view</b> ({@link #intView}, {@link #floatView}) is such an array that maps a range
+ *       of a file the store does not own, read-only (a program's input, read in place): nothing
+ *       to copy, nothing to write out at a park. A small descriptor file in the store's directory
+ *       tells the master where it lies ({@link #views}), so that it reads it ahead and counts it.</li>
  *   <li><b>saved heap arrays</b> ({@link #save(String, double[])}, {@link #loadDoubles}): the
  *       "out-of-core" style of the BDMPI paper. A rank writes its large arrays to disk before a
  *       blocking call, drops its references, and reads them back afterwards, in large sequential
@@ -46,6 +50,8 @@ public final class ArrayStore implements AutoCloseable {
      */
     private static final String BUFFER_SUFFIX = ".buffer";
     private static final String SAVED_SUFFIX = ".saved";
+    /** A view's descriptor: "offset length residency path" (see {@link View}). */
+    private static final String VIEW_SUFFIX = ".view";
     /** Bytes per read or write of saved arrays: large sequential I/O through one direct buffer. */
     static final int IO_BYTES = 8 << 20;
     /**
@@ -116,24 +122,64 @@ public final class ArrayStore implements AutoCloseable {
      * @return the bytes asked for
      */
     public static long readAhead(Path dir, long maxBytes) throws IOException {
-        Map<Path, Long> sizes = new LinkedHashMap<>();
+        List<View> ranges = new ArrayList<>();
         for (Path file : filesEndingWith(dir, ARRAY_SUFFIX, SAVED_SUFFIX)) {
             try {
-                sizes.put(file, Files.size(file));
+                ranges.add(new View(file, 0, Files.size(file), Residency.SEQUENTIAL));
             } catch (NoSuchFileException gone) {
                 // Deleted since the listing: nothing to read.
             }
         }
-        if (sizes.values().stream().mapToLong(Long::longValue).sum() > maxBytes) {
+        for (View v : views(dir)) {
+            if (v.residency() != Residency.NONE && v.residency() != Residency.LAZY) {
+                ranges.add(v);
+            }
+        }
+        if (ranges.stream().mapToLong(View::length).sum() > maxBytes) {
             return 0;
         }
         long bytes = 0;
-        for (Map.Entry<Path, Long> file : sizes.entrySet()) {
-            if (Libc.willNeed(file.getKey(), file.getValue())) {
-                bytes += file.getValue();
+        for (View range : ranges) {
+            if (Libc.willNeed(range.file(), range.offset(), range.length())) {
+                bytes += range.length();
             }
         }
         return bytes;
+    }
+
+    /**
+     * A range of a file that holds a rank's data: where a view's elements lie (see {@link #views}),
+     * or, for what reads or measures a store's data from outside, a whole array file.
+     *
+     * @param file      the file
+     * @param offset    the range's first byte
+     * @param length    its bytes
+     * @param residency how the rank brings it back when it resumes
+     */
+    public record View(Path file, long offset, long length, Residency residency) {
+
+        /** The descriptor's one line. */
+        String line() {
+            return offset + " " + length + " " + residency + " " + file.toAbsolutePath();
+        }
+
+        static View parse(String line) {
+            String[] f = line.split(" ", 4);
+            return new View(Path.of(f[3]), Long.parseLong(f[0]), Long.parseLong(f[1]), Residency.valueOf(f[2]));
+        }
+    }
+
+    /** The views of the store in {@code dir} (none if there is no such directory); a view deleted meanwhile is left out. */
+    public static List<View> views(Path dir) throws IOException {
+        List<View> views = new ArrayList<>();
+        for (Path descriptor : filesEndingWith(dir, VIEW_SUFFIX)) {
+            try {
+                views.add(View.parse(Files.readString(descriptor)));
+            } catch (NoSuchFileException gone) {
+                // Deleted since the listing.
+            }
+        }
+        return views;
     }
 
     /** The files of {@code dir} whose names end with one of {@code suffixes}, sorted; none if there is no such directory. */
@@ -179,7 +225,54 @@ public final class ArrayStore implements AutoCloseable {
         return array(name, DoubleArray.class, length, residency);
     }
 
-    /** Closes and deletes the off-heap array {@code name}, if there is one. */
+    /**
+     * A read-only off-heap array {@code name} of the {@code length} ints at byte {@code offset} of
+     * {@code file}, which the store does not own (a view: see the class comment), in the
+     * platform's byte order. Writing to it throws {@link java.nio.ReadOnlyBufferException};
+     * {@link #delete} unmaps it and leaves the file alone. The file must not change while mapped.
+     *
+     * @throws IllegalArgumentException if the name is invalid or already in use, or the offset or length is negative
+     * @throws IOException              if the file cannot be opened or is shorter than the view
+     */
+    public IntArray intView(String name, Path file, long offset, long length, Residency residency) throws IOException {
+        return view(name, new View(file, offset, length << 2, residency), () -> new IntArray(name, file, offset, length, residency));
+    }
+
+    /** As {@link #intView}, for {@code float}. */
+    public FloatArray floatView(String name, Path file, long offset, long length, Residency residency) throws IOException {
+        return view(name, new View(file, offset, length << 2, residency), () -> new FloatArray(name, file, offset, length, residency));
+    }
+
+    /** Makes a view. */
+    private interface ViewMaker<A extends MappedArray> {
+        A map() throws IOException;
+    }
+
+    private synchronized <A extends MappedArray> A view(String name, View where, ViewMaker<A> maker) throws IOException {
+        checkOpen();
+        checkName(name);
+        if (where.offset() < 0 || where.length() < 0 || where.residency() == null) {
+            throw new IllegalArgumentException("view " + name + ": offset " + where.offset() + ", " + where.length()
+                    + " bytes, residency " + where.residency());
+        }
+        MappedArray open = arrays.get(name);
+        if (open != null && !open.isClosed()) {
+            throw new IllegalArgumentException("array " + name + " is open already");
+        }
+        A a = maker.map();
+        Path descriptor = dir.resolve(name + VIEW_SUFFIX);
+        try {
+            Files.writeString(descriptor, where.line());
+        } catch (IOException | RuntimeException e) {
+            a.close();
+            throw e;
+        }
+        arrays.put(name, a);
+        mayBeInMemory = true;
+        return a;
+    }
+
+    /** Closes and deletes the off-heap array {@code name}, if there is one (of a view, only its descriptor). */
     public synchronized void delete(String name) throws IOException {
         checkName(name);
         awaitLoads(); // a read that failed cost only time: the array goes anyway
@@ -189,6 +282,7 @@ public final class ArrayStore implements AutoCloseable {
         }
         Files.deleteIfExists(arrayFile(name, Residency.NONE));
         Files.deleteIfExists(arrayFile(name, Residency.SEQUENTIAL));
+        Files.deleteIfExists(dir.resolve(name + VIEW_SUFFIX));
     }
 
     /**
@@ -215,7 +309,7 @@ public final class ArrayStore implements AutoCloseable {
                 ByteBuffer chunk = a.chunkView(i);
                 long start = Libc.address(chunk);
                 if (address >= start && address + bytes <= start + chunk.capacity()) {
-                    return new Location(a.file(), ((long) i << MappedArray.CHUNK_SHIFT) + (address - start));
+                    return new Location(a.file(), a.fileOffset() + ((long) i << MappedArray.CHUNK_SHIFT) + (address - start));
                 }
             }
         }
@@ -355,7 +449,7 @@ public final class ArrayStore implements AutoCloseable {
         }
         MappedArray open = arrays.get(name);
         if (open != null && !open.isClosed()) {
-            if (open.getClass() != type || open.length() != length || open.residency() != residency) {
+            if (open.isView() || open.getClass() != type || open.length() != length || open.residency() != residency) {
                 throw new IllegalArgumentException("array " + name + " is open as a " + open.getClass().getSimpleName()
                         + " of " + open.length() + " elements, " + open.residency() + "; asked for a "
                         + type.getSimpleName() + " of " + length + ", " + residency);

@@ -10,6 +10,11 @@ public final class IntArray extends MappedArray {
         super(name, file, length, 2, residency);
     }
 
+    /** A read-only view of the {@code length} elements at byte {@code fileOffset} of {@code file}. */
+    IntArray(String name, Path file, long fileOffset, long length, Residency residency) throws IOException {
+        super(name, file, fileOffset, true, length, 2, residency);
+    }
+
     /** The element at {@code index}; throws {@link IndexOutOfBoundsException} outside [0, length). */
     public int get(long index) {
         return chunk(index).getInt(offset(index));

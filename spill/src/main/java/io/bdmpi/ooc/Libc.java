@@ -168,10 +168,11 @@ public final class Libc {
 
     /**
      * Drops a file's clean pages that no process maps from the page cache ({@code posix_fadvise
-     * DONTNEED}): what {@code MADV_PAGEOUT} does not reach, e.g. pages read ahead but never touched.
+     * DONTNEED}): what {@code MADV_PAGEOUT} does not reach, e.g. pages read ahead but never touched;
+     * the {@code length} bytes from {@code offset}, or to the end of the file if {@code length} is 0.
      */
-    static void dropCleanPages(Path file) throws IOException {
-        if (!withOpenFile(file, fd -> advise(fd, file, 0, 0, POSIX_FADV_DONTNEED))) {
+    static void dropCleanPages(Path file, long offset, long length) throws IOException {
+        if (!withOpenFile(file, fd -> advise(fd, file, offset, length, POSIX_FADV_DONTNEED))) {
             throw new IOException("open " + file + " failed: errno " + Holder.RUNTIME.getLastError());
         }
     }

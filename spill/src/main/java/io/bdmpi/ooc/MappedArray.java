@@ -15,6 +15,10 @@ import java.nio.file.StandardOpenOption;
  * and are indexed with {@code long}. Elements are in the platform's byte order and never straddle a
  * chunk.
  *
+ * <p>A <b>view</b> ({@link ArrayStore#intView}, {@link ArrayStore#floatView}) maps a range of a
+ * file the store does not own, read-only: a program's input read in place. Its pages are never
+ * dirty, so releasing it writes nothing, and it is brought back from that file.
+ *
  * <p>Not thread-safe for concurrent writers of the same element, like a plain array. Using an array
  * after it was closed throws {@link IllegalStateException}; closing it while another thread still
  * uses it is a programming error that may crash the JVM (the mapping is gone).
@@ -29,6 +33,10 @@ public abstract sealed class MappedArray implements AutoCloseable
 
     private final String name;
     private final Path file;
+    /** Where element 0 lies in {@link #file}: 0 for the store's own files, anywhere for a view. */
+    private final long fileOffset;
+    /** A read-only view of a file the store does not own (see the class comment). */
+    private final boolean view;
     private final long length;
     private final int elementShift;
     private final Residency residency;
@@ -37,8 +45,19 @@ public abstract sealed class MappedArray implements AutoCloseable
     private boolean locked;
 
     MappedArray(String name, Path file, long length, int elementShift, Residency residency) throws IOException {
+        this(name, file, 0, false, length, elementShift, residency);
+    }
+
+    /**
+     * An array in the store's own {@code file} ({@code view} false, {@code fileOffset} 0), or a
+     * read-only view of the bytes at {@code fileOffset} of another file, which must hold them all.
+     */
+    MappedArray(String name, Path file, long fileOffset, boolean view, long length, int elementShift, Residency residency)
+            throws IOException {
         this.name = name;
         this.file = file;
+        this.fileOffset = fileOffset;
+        this.view = view;
         this.length = length;
         this.elementShift = elementShift;
         this.residency = residency;
@@ -48,19 +67,24 @@ public abstract sealed class MappedArray implements AutoCloseable
         long bytes = length << elementShift;
         int n = (int) ((bytes + CHUNK_BYTES - 1) >>> CHUNK_SHIFT);
         MappedByteBuffer[] maps = new MappedByteBuffer[n];
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
+        try (FileChannel ch = view ? FileChannel.open(file, StandardOpenOption.READ)
+                : FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = ch.size();
-            if (size != 0 && size != bytes) {
+            if (view && (fileOffset < 0 || size - fileOffset < bytes)) {
+                throw new IOException("view " + name + ": " + file + " has " + size + " bytes, not " + bytes + " from byte "
+                        + fileOffset);
+            }
+            if (!view && size != 0 && size != bytes) {
                 throw new IOException("array " + name + " exists with " + size + " bytes, not " + bytes);
             }
-            if (size == 0 && bytes > 0) {
+            if (!view && size == 0 && bytes > 0) {
                 // A sparse file of the full size: zeros, no disk blocks until written.
                 ch.write(ByteBuffer.allocate(1), bytes - 1);
             }
             for (int i = 0; i < n; i++) {
                 long from = (long) i << CHUNK_SHIFT;
-                maps[i] = ch.map(FileChannel.MapMode.READ_WRITE, from, Math.min(CHUNK_BYTES, bytes - from));
+                maps[i] = ch.map(view ? FileChannel.MapMode.READ_ONLY : FileChannel.MapMode.READ_WRITE, fileOffset + from,
+                        Math.min(CHUNK_BYTES, bytes - from));
                 maps[i].order(ByteOrder.nativeOrder());
             }
         } catch (IOException | RuntimeException e) {
@@ -93,6 +117,16 @@ public abstract sealed class MappedArray implements AutoCloseable
     /** The backing file. */
     public Path file() {
         return file;
+    }
+
+    /** The byte of {@link #file()} that holds element 0 (0 but for a view). */
+    public long fileOffset() {
+        return fileOffset;
+    }
+
+    /** Whether this is a read-only view of a file the store does not own. */
+    public boolean isView() {
+        return view;
     }
 
     /** How many mappings hold the array: one per {@value #CHUNK_BYTES} bytes (the last may be shorter). */
@@ -128,6 +162,9 @@ public abstract sealed class MappedArray implements AutoCloseable
 
     /** Writes every modified page to the file ({@code msync}): afterwards all pages are clean and can be dropped at once. */
     public synchronized void flush() {
+        if (view) {
+            return;
+        }
         for (MappedByteBuffer b : mapped()) {
             b.force();
         }
@@ -137,7 +174,7 @@ public abstract sealed class MappedArray implements AutoCloseable
     public synchronized long residentBytes() throws IOException {
         long pages = 0;
         for (MappedByteBuffer b : mapped()) {
-            pages += Libc.residentPages(Libc.address(b), b.capacity());
+            pages += Libc.residentPages(pageStart(b), pageSpan(b));
         }
         return Math.min(byteSize(), pages * Libc.pageSize());
     }
@@ -145,16 +182,17 @@ public abstract sealed class MappedArray implements AutoCloseable
     /** Brings the array into memory as its {@link Residency} says. */
     public synchronized void prefetch() throws IOException {
         for (MappedByteBuffer b : mapped()) {
-            long addr = Libc.address(b);
+            long addr = pageStart(b);
+            long len = pageSpan(b);
             switch (residency) {
                 case NONE, LAZY -> { }
-                case WILLNEED -> willNeed(addr, b.capacity());
+                case WILLNEED -> willNeed(addr, len);
                 case SEQUENTIAL -> {
-                    Libc.madvise(addr, b.capacity(), Libc.MADV_SEQUENTIAL);
+                    Libc.madvise(addr, len, Libc.MADV_SEQUENTIAL);
                     b.load();
-                    Libc.madvise(addr, b.capacity(), Libc.MADV_NORMAL);
+                    Libc.madvise(addr, len, Libc.MADV_NORMAL);
                 }
-                case MLOCK -> Libc.mlock(addr, b.capacity());
+                case MLOCK -> Libc.mlock(addr, len);
             }
         }
         locked = residency == Residency.MLOCK;
@@ -183,17 +221,34 @@ public abstract sealed class MappedArray implements AutoCloseable
             return;
         }
         for (MappedByteBuffer b : mapped()) {
-            long addr = Libc.address(b);
+            long addr = pageStart(b);
+            long len = pageSpan(b);
             if (locked) {
-                Libc.munlock(addr, b.capacity());
+                Libc.munlock(addr, len);
             }
-            b.force();
-            if (!Libc.pageOut(addr, b.capacity())) {
-                Libc.madvise(addr, b.capacity(), Libc.MADV_DONTNEED);
+            if (!view) {
+                b.force();
+            }
+            if (!Libc.pageOut(addr, len)) {
+                Libc.madvise(addr, len, Libc.MADV_DONTNEED);
             }
         }
-        Libc.dropCleanPages(file);
+        // Only the view's own range of a file that others may be reading too.
+        Libc.dropCleanPages(file, fileOffset, view ? byteSize() : 0);
         locked = false;
+    }
+
+    /**
+     * The page where mapping {@code b} starts: a view's mapping may begin inside a page (the JDK
+     * maps from that page's start), and the kernel's calls take whole pages.
+     */
+    private static long pageStart(MappedByteBuffer b) {
+        return Libc.address(b) & -(long) Libc.pageSize();
+    }
+
+    /** Bytes from {@link #pageStart} to the end of mapping {@code b}. */
+    private static long pageSpan(MappedByteBuffer b) {
+        return Libc.address(b) + b.capacity() - pageStart(b);
     }
 
     /** Unmaps the array; its file stays (reopen it by name from the store). */

@@ -3,9 +3,12 @@ package io.bdmpi.ooc;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * How much of a store's off-heap arrays is in memory, measured from outside the rank: the files
@@ -29,23 +32,36 @@ public record MappedResidency(long residentBytes, long totalBytes) {
     /** One window in this many bytes. */
     static final long SAMPLE_STRIDE = 2 << 20;
 
-    /** Measures every array file in a store's directory (nothing: 0 of 0). Files may vanish meanwhile. */
+    /** Measures every array file and view of a store's directory (nothing: 0 of 0). Files may vanish meanwhile. */
     public static MappedResidency ofStore(Path storeDir) throws IOException {
+        List<ArrayStore.View> ranges = new ArrayList<>();
+        for (Path file : ArrayStore.arrayFiles(storeDir)) {
+            try {
+                ranges.add(new ArrayStore.View(file, 0, Files.size(file), Residency.NONE));
+            } catch (NoSuchFileException gone) {
+                // Deleted since the listing: not the rank's data any more.
+            }
+        }
+        ranges.addAll(ArrayStore.views(storeDir));
         double resident = 0;
         long total = 0;
-        for (Path file : ArrayStore.arrayFiles(storeDir)) {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-                long size = ch.size();
+        for (ArrayStore.View range : ranges) {
+            try (FileChannel ch = FileChannel.open(range.file(), StandardOpenOption.READ)) {
+                long size = Math.min(range.length(), ch.size() - range.offset());
                 long sampled = 0;
                 long residentSampled = 0;
                 for (long from = 0; from < size; from += MappedArray.CHUNK_BYTES) {
-                    MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, from, Math.min(MappedArray.CHUNK_BYTES, size - from));
+                    MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, range.offset() + from,
+                            Math.min(MappedArray.CHUNK_BYTES, size - from));
                     try {
+                        // A view may start inside a page: mincore takes the page it starts in.
                         long address = Libc.address(map);
                         for (long at = 0; at < map.capacity(); at += SAMPLE_STRIDE) {
                             long window = Math.min(SAMPLE_WINDOW, map.capacity() - at);
-                            residentSampled += Libc.residentPages(address + at, window) * Libc.pageSize();
-                            sampled += window;
+                            long first = (address + at) & -(long) Libc.pageSize();
+                            residentSampled += Libc.residentPages(first, address + at + window - first)
+                                    * Libc.pageSize();
+                            sampled += address + at + window - first;
                         }
                     } finally {
                         Unmapper.unmap(map);

@@ -285,7 +285,7 @@ class MappedArrayTest {
 
     /** Drops a closed array's pages from the page cache (they must have been written back). */
     private static void evictFromPageCache(Path file) throws IOException {
-        Libc.dropCleanPages(file);
+        Libc.dropCleanPages(file, 0, 0);
     }
 
     /**

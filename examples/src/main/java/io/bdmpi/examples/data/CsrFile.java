@@ -165,6 +165,19 @@ public final class CsrFile implements AutoCloseable {
         return Math.max(from + 1, past - 1);
     }
 
+    /**
+     * The number of rows {@code [from, to)}, which a {@link CsrBlock} can hold: a program that
+     * sizes its per-row arrays before it reads the block gets the same check as {@link #read}.
+     *
+     * @throws IllegalArgumentException if there are 2^31 - 1 rows or more
+     */
+    public static int blockRows(long from, long to) {
+        if (to - from >= Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a block holds fewer than 2^31 rows: [" + from + ", " + to + ")");
+        }
+        return (int) (to - from);
+    }
+
     /** Rows {@code [from, to)} with all their columns, in arrays of {@code storage}. */
     public CsrBlock read(long from, long to, Storage storage) throws IOException {
         return read(from, to, 0, (int) Math.min(Integer.MAX_VALUE, cols), storage);
@@ -185,13 +198,33 @@ public final class CsrFile implements AutoCloseable {
      * similar size cost no allocation); new arrays come from {@code storage}.
      */
     public CsrBlock read(long from, long to, int colFrom, int colTo, CsrBlock reuse, Storage storage) throws IOException {
+        return read(from, to, colFrom, colTo, reuse, storage, false);
+    }
+
+    /**
+     * Rows {@code [from, to)} with all their columns, for a program that never writes them: a
+     * storage that can map the columns and values straight from this file does ({@link
+     * Storage#intsOfFile}: nothing copied, nothing to write out when the rank parks), the others
+     * get copies as from {@link #read(long, long, Storage)}. Every array of the block is declared
+     * {@linkplain Storage#readOnly read-only}.
+     */
+    public CsrBlock readOnly(long from, long to, Storage storage) throws IOException {
+        CsrBlock block = read(from, to, 0, (int) Math.min(Integer.MAX_VALUE, cols), null, storage, true);
+        storage.readOnly(block.rowPtr());
+        storage.readOnly(block.cols());
+        if (block.values() != null) {
+            storage.readOnly(block.values());
+        }
+        return block;
+    }
+
+    /** See {@link #read(long, long, int, int, CsrBlock, Storage)}; {@code inPlace}: see {@link #readOnly}. */
+    private CsrBlock read(long from, long to, int colFrom, int colTo, CsrBlock reuse, Storage storage, boolean inPlace)
+            throws IOException {
         if (from < 0 || to < from || to > rows) {
             throw new IndexOutOfBoundsException("rows [" + from + ", " + to + ") of " + rows);
         }
-        if (to - from >= Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a block holds fewer than 2^31 rows: [" + from + ", " + to + ")");
-        }
-        int n = (int) (to - from);
+        int n = blockRows(from, to);
         long first = rowPtr(from);
         LittleEndianInput ptrs = new LittleEndianInput(channel, rowPtrOffset + (from + 1) * Long.BYTES);
         long[] ends = new long[n];
@@ -223,6 +256,14 @@ public final class CsrFile implements AutoCloseable {
             offsets[i + 1] = (int) kept;
         }
         rowPtr.copyFrom(0, offsets, n + 1);
+        if (allCols && inPlace) {
+            // A storage that maps one type of array from a file maps the other too.
+            Storage.Ints mapped = storage.intsOfFile("cols", path, HEADER_BYTES + first * Integer.BYTES, (int) kept);
+            if (mapped != null) {
+                return new CsrBlock(from, n, rowPtr, mapped,
+                        hasValues ? storage.floatsOfFile("values", path, valuesOffset + first * Float.BYTES, (int) kept) : null);
+            }
+        }
         Storage.Ints colIdx = reuse != null && reuse.cols().length() >= kept ? reuse.cols() : storage.ints("cols", (int) kept);
         Storage.Floats values = !hasValues ? null
                 : reuse != null && reuse.values() != null && reuse.values().length() >= kept ? reuse.values()

@@ -115,12 +115,7 @@ public final class KMeans {
             int size = k * cols;
             long[] bounds = m.partitionByNonZeros(p);
             long lo = bounds[rank];
-            CsrBlock block = m.read(lo, bounds[rank + 1], st);
-            int local = block.rows();
-
-            st.readOnly(block.rowPtr());
-            st.readOnly(block.cols());
-            st.readOnly(block.values());
+            int local = CsrFile.blockRows(lo, bounds[rank + 1]);
             // The centroids and their sums are small and read for every non-zero: always on the heap.
             Storage.Doubles centroids = HeapStorage.INSTANCE.doubles("centroids", size);
             Storage.Longs sums = HeapStorage.INSTANCE.longs("sums", size);
@@ -128,7 +123,11 @@ public final class KMeans {
             Storage.Ints assignment = state.assignment;
             double[] centroidMessage = state.centroidMessage;
             long[] sumMessage = new long[size];
-            if (!checkpoints.restore(st, state)) {
+            // Before the rank reads its share: parked here it holds next to nothing, whereas a park
+            // after the read would send the share out of memory and bring it back before set-up ends.
+            boolean restored = checkpoints.restore(st, state);
+            CsrBlock block = m.readOnly(lo, bounds[rank + 1], st);
+            if (!restored) {
                 for (int i = 0; i < local; i++) {
                     assignment.set(i, -1);
                 }

@@ -12,10 +12,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -73,6 +75,32 @@ public final class MappedStorage implements Storage {
     public Longs longs(String name, int length) {
         try {
             return new MappedLongs(store.longs(unique(name), length, RESIDENCY), length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A view of the file in the store, where the platform reads little-endian ints as the file holds them. */
+    @Override
+    public Ints intsOfFile(String name, Path file, long offset, int length) {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            return null;
+        }
+        try {
+            return new MappedInts(store.intView(unique(name), file, offset, length, RESIDENCY), length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** As {@link #intsOfFile}, for {@code float}. */
+    @Override
+    public Floats floatsOfFile(String name, Path file, long offset, int length) {
+        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
+            return null;
+        }
+        try {
+            return new MappedFloats(store.floatView(unique(name), file, offset, length, RESIDENCY), length);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -145,7 +173,7 @@ public final class MappedStorage implements Storage {
         }
     }
 
-    /** Unmaps and deletes the array now (read-only arrays need nothing: their clean pages are dropped without a write). */
+    /** Unmaps and deletes the array now (a view's file stays: only the mapping goes). */
     @Override
     public void discard(Array array) {
         if (array instanceof Mapped m) {
@@ -324,6 +352,11 @@ public final class MappedStorage implements Storage {
         @Override
         public void copyTo(int at, float[] dst, int len) {
             runs(views, shift, at, len, (view, from, done, n) -> views[view].get(from, dst, done, n));
+        }
+
+        @Override
+        public void copyFrom(int at, float[] src, int len) {
+            runs(views, shift, at, len, (view, from, done, n) -> views[view].put(from, src, done, n));
         }
     }
 

@@ -5,6 +5,7 @@ import mpi.MPIException;
 
 import java.io.IOException;
 import java.nio.LongBuffer;
+import java.nio.file.Path;
 
 /**
  * Where an application keeps its large data: the arrays its algorithm core reads and writes. The
@@ -54,6 +55,22 @@ public interface Storage extends AutoCloseable {
      */
     default LongScratch longScratch(String name, int length) {
         return ScratchLongs.released(length);
+    }
+
+    /**
+     * The {@code length} little-endian ints at byte {@code offset} of {@code file}, as an array
+     * the program only reads, mapped from the file itself where this storage can (the
+     * {@code mlock} style: no copy, and nothing to write out when the rank parks); null where it
+     * cannot (the caller then reads them into an array of its own, see {@link #readOnly}). A
+     * storage that maps one type of array from a file maps every type.
+     */
+    default Ints intsOfFile(String name, Path file, long offset, int length) {
+        return null;
+    }
+
+    /** As {@link #intsOfFile}, for {@code float}. */
+    default Floats floatsOfFile(String name, Path file, long offset, int length) {
+        return null;
     }
 
     /**

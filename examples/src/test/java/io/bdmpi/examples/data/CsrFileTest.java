@@ -1,6 +1,11 @@
 package io.bdmpi.examples.data;
 
 import io.bdmpi.examples.store.HeapStorage;
+import io.bdmpi.examples.store.MappedStorage;
+import io.bdmpi.examples.store.SavedStorage;
+import io.bdmpi.examples.store.Storage;
+import io.bdmpi.ooc.ArrayStore;
+import io.bdmpi.ooc.Residency;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,10 +86,40 @@ class CsrFileTest {
     }
 
     @Test
-    void bulkReadsAcrossManyBufferFills() throws IOException {
+    void aReadOnlyBlockIsTheSameInEveryStyleAndMappedInPlaceInMlock() throws IOException {
+        Path p = bigMatrix(300, 700);
+        try (CsrFile f = CsrFile.open(p); ArrayStore store = ArrayStore.open(dir.resolve("store"));
+             MappedStorage mapped = new MappedStorage(store); SavedStorage saved = new SavedStorage(store)) {
+            CsrBlock copy = f.read(7, 251, HeapStorage.INSTANCE);
+            for (Storage st : List.of(HeapStorage.INSTANCE, mapped, saved)) {
+                CsrBlock b = f.readOnly(7, 251, st);
+                assertEquals(copy.rows(), b.rows());
+                assertEquals(copy.nnz(), b.nnz());
+                for (int i = 0; i <= b.rows(); i++) {
+                    assertEquals(copy.rowPtr().get(i), b.rowPtr().get(i));
+                }
+                int[] cols = new int[b.nnz()];
+                float[] values = new float[b.nnz()];
+                b.cols().copyTo(0, cols, cols.length);
+                b.values().copyTo(0, values, values.length);
+                for (int k = 0; k < b.nnz(); k++) {
+                    assertEquals(copy.cols().get(k), cols[k], st.getClass().getSimpleName());
+                    assertEquals(copy.values().get(k), values[k], st.getClass().getSimpleName());
+                }
+            }
+            // 7 x 700 non-zeros before the block: its columns start at byte 72 + 19600 of the file, inside a page.
+            assertEquals(List.of(new ArrayStore.View(p.toAbsolutePath(), 72 + 4 * 7 * 700, 4L * 244 * 700, Residency.SEQUENTIAL),
+                            new ArrayStore.View(p.toAbsolutePath(), 72 + 4L * 300 * 700 + 4 * 7 * 700, 4L * 244 * 700,
+                                    Residency.SEQUENTIAL)),
+                    ArrayStore.views(store.directory()).stream().sorted((a, b) -> Long.compare(a.offset(), b.offset())).toList(),
+                    "mlock maps the columns and values from the file");
+            assertEquals(1, store.arrays().stream().filter(a -> !a.isView()).count(), "mlock copies only the row offsets");
+        }
+    }
+
+    /** {@code rows} rows of {@code width} non-zeros each: column c, value 1000 r + c. */
+    private Path bigMatrix(int rows, int width) throws IOException {
         Path p = dir.resolve("big");
-        int rows = 300;
-        int width = 700; // 210000 non-zeros: several bulk steps and buffer refills
         try (CsrWriter w = new CsrWriter(p, rows, width, true)) {
             int[] cols = new int[width];
             float[] values = new float[width];
@@ -97,6 +132,14 @@ class CsrFileTest {
             }
             w.finish();
         }
+        return p;
+    }
+
+    @Test
+    void bulkReadsAcrossManyBufferFills() throws IOException {
+        int rows = 300;
+        int width = 700; // 210000 non-zeros: several bulk steps and buffer refills
+        Path p = bigMatrix(rows, width);
         try (CsrFile f = CsrFile.open(p)) {
             CsrBlock b = f.read(1, rows, HeapStorage.INSTANCE);
             assertEquals((rows - 1) * width, b.nnz());

@@ -88,9 +88,9 @@ public final class MemorySampler implements AutoCloseable {
         return new MemorySample(budget, limitBytes > 0, master, anon, data);
     }
 
-    /** The size of the off-heap arrays in a slave's store. */
+    /** The size of the off-heap arrays in a slave's store, views of other files included. */
     private static long arrayBytes(Path storeDir) throws IOException {
-        long bytes = 0;
+        long bytes = ArrayStore.views(storeDir).stream().mapToLong(ArrayStore.View::length).sum();
         for (Path file : ArrayStore.arrayFiles(storeDir)) {
             try {
                 bytes += Files.size(file);
