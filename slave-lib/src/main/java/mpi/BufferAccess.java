@@ -213,6 +213,13 @@ final class BufferAccess {
      */
     private static final class Memory {
 
+        /**
+         * Up to this many whole elements are copied one at a time with absolute gets and puts: a
+         * bulk copy makes two buffer views per call (a duplicate and an {@code asXBuffer}), which for
+         * the one or two items of a small reduction or message cost more than the copy.
+         */
+        private static final int FEW_ELEMENTS = 16;
+
         final Datatype.Base kind;
         final long capacity;
         private final int unit;
@@ -331,6 +338,14 @@ final class BufferAccess {
         private void get(int element, int n, ByteBuffer out) {
             int first = base + element;
             int at = out.position();
+            if (n <= FEW_ELEMENTS && kind != Datatype.Base.BYTE && kind != Datatype.Base.BOOLEAN
+                    && out.order() == ByteOrder.nativeOrder()) {
+                for (int i = 0; i < n; i++) {
+                    getOne(first + i, out, at + i * unit);
+                }
+                out.position(at + n * unit);
+                return;
+            }
             switch (kind) {
                 case BYTE -> out.put(((ByteBuffer) buffer).duplicate().position(first).limit(first + n));
                 case BOOLEAN -> {
@@ -354,6 +369,14 @@ final class BufferAccess {
         private void put(ByteBuffer in, int element, int n) {
             int first = base + element;
             int at = in.position();
+            if (n <= FEW_ELEMENTS && kind != Datatype.Base.BYTE && kind != Datatype.Base.BOOLEAN
+                    && in.order() == ByteOrder.nativeOrder()) {
+                for (int i = 0; i < n; i++) {
+                    putOne(in, at + i * unit, first + i);
+                }
+                in.position(at + n * unit);
+                return;
+            }
             ByteBuffer src = in.slice().limit(n * unit).order(ByteOrder.nativeOrder());
             switch (kind) {
                 case BYTE -> ((ByteBuffer) buffer).duplicate().position(first).put(src);
@@ -372,6 +395,32 @@ final class BufferAccess {
                 default -> throw new AssertionError(kind);
             }
             in.position(at + n * unit);
+        }
+
+        /** Element {@code e} of a buffer of CHAR to DOUBLE at byte {@code at} of {@code out} (native order), copied alone. */
+        private void getOne(int e, ByteBuffer out, int at) {
+            switch (kind) {
+                case CHAR -> out.putChar(at, ((CharBuffer) buffer).get(e));
+                case SHORT -> out.putShort(at, ((ShortBuffer) buffer).get(e));
+                case INT -> out.putInt(at, ((IntBuffer) buffer).get(e));
+                case LONG -> out.putLong(at, ((LongBuffer) buffer).get(e));
+                case FLOAT -> out.putFloat(at, ((FloatBuffer) buffer).get(e));
+                case DOUBLE -> out.putDouble(at, ((DoubleBuffer) buffer).get(e));
+                default -> throw new AssertionError(kind);
+            }
+        }
+
+        /** The bytes at {@code at} of {@code in} (native order) to element {@code e} of a buffer of CHAR to DOUBLE. */
+        private void putOne(ByteBuffer in, int at, int e) {
+            switch (kind) {
+                case CHAR -> ((CharBuffer) buffer).put(e, in.getChar(at));
+                case SHORT -> ((ShortBuffer) buffer).put(e, in.getShort(at));
+                case INT -> ((IntBuffer) buffer).put(e, in.getInt(at));
+                case LONG -> ((LongBuffer) buffer).put(e, in.getLong(at));
+                case FLOAT -> ((FloatBuffer) buffer).put(e, in.getFloat(at));
+                case DOUBLE -> ((DoubleBuffer) buffer).put(e, in.getDouble(at));
+                default -> throw new AssertionError(kind);
+            }
         }
     }
 }

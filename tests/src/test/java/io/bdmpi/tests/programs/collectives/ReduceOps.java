@@ -35,7 +35,9 @@ import java.nio.LongBuffer;
  *       the smallest index, which is not the lowest rank's), direct ByteBuffers and byte[];</li>
  *   <li>user-defined operations: a non-commutative 2x2 integer matrix product (array form and
  *       ByteBuffer form) with reduce, allReduce, scan and exScan, whose result shows the rank
- *       order; a commutative LONG sum.</li>
+ *       order; a commutative LONG sum;</li>
+ *   <li>allReduce, separate and in place, of 1, 16 and 17 elements of every kind: a slave copies
+ *       up to 16 elements one at a time and more in bulk.</li>
  * </ul>
  * Arrays and direct buffers alternate. Usage: {@code ReduceOps} (no arguments).
  */
@@ -78,6 +80,7 @@ public final class ReduceOps {
             pairOps(p);
         }
         userOps();
+        countsAroundTheElementCopy();
 
         world.barrier();
         CollCheck.ok("ReduceOps");
@@ -104,6 +107,61 @@ public final class ReduceOps {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
+    }
+
+    // ------------------------------------------------------------------ counts
+
+    /**
+     * allReduce, separate and in place, of 1, 16 and 17 elements of every kind, arrays and direct
+     * buffers: up to 16 elements a slave copies its contribution and its result one element at a
+     * time, from 17 in bulk (BufferAccess), and both must give the exact fold in rank order.
+     */
+    static void countsAroundTheElementCopy() throws MPIException {
+        for (int n : new int[] {1, 16, 17}) {
+            for (Kind k : Kind.values()) {
+                for (boolean direct : new boolean[] {false, true}) {
+                    if (k == Kind.FLOAT || k == Kind.DOUBLE) {
+                        floatCount(k, n, direct);
+                    } else {
+                        integerCount(k, n, direct);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void integerCount(Kind k, int n, boolean direct) throws MPIException {
+        int t = ++call;
+        Buf send = Buf.of(k, n, direct);
+        for (int i = 0; i < n; i++) {
+            send.set(i, intValue(k, "SUM", t, rank, i));
+        }
+        Buf recv = Buf.of(k, n, !direct);
+        recv.fill(Workload.SENTINEL);
+        world.allReduce(send.obj, recv.obj, n, k.type(), MPI.SUM);
+        CollCheck.elements(recv, 0, n, i -> intRef(k, "SUM", t, size, i), "allReduce of " + n + " " + k + " SUM");
+
+        Buf both = Buf.of(k, n, direct);
+        for (int i = 0; i < n; i++) {
+            both.set(i, intValue(k, "MAX", t, rank, i));
+        }
+        world.allReduce(both.obj, n, k.type(), MPI.MAX);
+        CollCheck.elements(both, 0, n, i -> intRef(k, "MAX", t, size, i), "in-place allReduce of " + n + " " + k + " MAX");
+    }
+
+    private static void floatCount(Kind k, int n, boolean direct) throws MPIException {
+        int t = ++call;
+        Object send = newFloats(k, n, direct);
+        Object both = newFloats(k, n, !direct);
+        for (int i = 0; i < n; i++) {
+            putFloat(send, i, floatValue(k, "SUM", t, rank, i));
+            putFloat(both, i, floatValue(k, "PROD", t, rank, i));
+        }
+        Object recv = newFloats(k, n, !direct);
+        world.allReduce(send, recv, n, k.type(), MPI.SUM);
+        checkFloats(k, recv, n, "SUM", t, size, "allReduce of " + n);
+        world.allReduce(both, n, k.type(), MPI.PROD);
+        checkFloats(k, both, n, "PROD", t, size, "in-place allReduce of " + n);
     }
 
     // ------------------------------------------------------------------ integer types
@@ -250,11 +308,11 @@ public final class ReduceOps {
         return acc;
     }
 
-    static Object newFloats(Kind k, boolean direct) {
+    static Object newFloats(Kind k, int n, boolean direct) {
         if (k == Kind.FLOAT) {
-            return direct ? MPI.newFloatBuffer(N) : new float[N];
+            return direct ? MPI.newFloatBuffer(n) : new float[n];
         }
-        return direct ? MPI.newDoubleBuffer(N) : new double[N];
+        return direct ? MPI.newDoubleBuffer(n) : new double[n];
     }
 
     static void putFloat(Object o, int i, double v) {
@@ -280,8 +338,8 @@ public final class ReduceOps {
         return ((DoubleBuffer) o).get(i);
     }
 
-    static void checkFloats(Kind k, Object got, String op, int t, int upTo, String what) {
-        for (int i = 0; i < N; i++) {
+    static void checkFloats(Kind k, Object got, int n, String op, int t, int upTo, String what) {
+        for (int i = 0; i < n; i++) {
             double want = floatRef(k, op, t, upTo, i);
             double have = getFloat(got, i);
             boolean same = k == Kind.FLOAT
@@ -299,33 +357,33 @@ public final class ReduceOps {
         int t = ++call;
         boolean direct = t % 2 == 1;
         Datatype type = k.type();
-        Object send = newFloats(k, direct);
+        Object send = newFloats(k, N, direct);
         for (int i = 0; i < N; i++) {
             putFloat(send, i, floatValue(k, op, t, rank, i));
         }
-        Object recv = newFloats(k, !direct);
+        Object recv = newFloats(k, N, !direct);
         world.allReduce(send, recv, N, type, op(op));
-        checkFloats(k, recv, op, t, size, "allReduce");
+        checkFloats(k, recv, N, op, t, size, "allReduce");
 
         int root = size - 1 - t % size;
-        Object r = newFloats(k, direct);
+        Object r = newFloats(k, N, direct);
         world.reduce(send, r, N, type, op(op), root);
         if (rank == root) {
-            checkFloats(k, r, op, t, size, "reduce to root " + root);
+            checkFloats(k, r, N, op, t, size, "reduce to root " + root);
         }
 
-        Object s = newFloats(k, !direct);
+        Object s = newFloats(k, N, !direct);
         for (int i = 0; i < N; i++) {
             putFloat(s, i, floatValue(k, op, t, rank, i));
         }
         world.scan(s, N, type, op(op));
-        checkFloats(k, s, op, t, rank + 1, "in-place scan");
+        checkFloats(k, s, N, op, t, rank + 1, "in-place scan");
 
         if (op.equals("SUM")) {
-            Object e = newFloats(k, direct);
+            Object e = newFloats(k, N, direct);
             world.exScan(send, e, N, type, op(op));
             if (rank > 0) {
-                checkFloats(k, e, op, t, rank, "exScan");
+                checkFloats(k, e, N, op, t, rank, "exScan");
             }
         }
     }
