@@ -358,7 +358,10 @@ public final class MPI {
         return init(System.getenv(), required);
     }
 
-    /** Init with the process's variables given, so tests can point it at a stand-in master. */
+    /**
+     * Init with the process's variables given, so tests and the slaves' class-data training
+     * ({@code io.bdmpi.slave.ClassDataTraining}, by reflection) can point it at a stand-in master.
+     */
     static synchronized int init(Map<String, String> variables, int requiredThreadLevel) throws MPIException {
         Session.checkNotStarted();
         SlaveEnvironment env;

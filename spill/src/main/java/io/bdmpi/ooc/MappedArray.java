@@ -181,6 +181,11 @@ public abstract sealed class MappedArray implements AutoCloseable
 
     /** Brings the array into memory as its {@link Residency} says. */
     public synchronized void prefetch() throws IOException {
+        if (residency == Residency.NONE || residency == Residency.LAZY) {
+            // Nothing to bring in, so no addresses either: such an array needs no libc.
+            locked = false;
+            return;
+        }
         for (MappedByteBuffer b : mapped()) {
             long addr = pageStart(b);
             long len = pageSpan(b);

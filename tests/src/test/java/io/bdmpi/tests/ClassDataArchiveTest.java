@@ -1,6 +1,7 @@
 package io.bdmpi.tests;
 
 import io.bdmpi.tests.programs.startup.ArchiveUse;
+import io.bdmpi.tests.programs.startup.FirstPark;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -24,6 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * slave's runtime makes at MPI.Init (its park watch, and the JDK's selector it waits for replies in);
  * the program's own class path (here a directory, which an archive cannot hold) comes after
  * bdmpi's jars. On several nodes the masters, started by bdmpiexec through MPI, map an archive of their own.
+ * The archive also holds what a rank makes cold between its {@code MPI.Init} and its first park
+ * (the lambdas of its store, of libc's binding, of a collective and of its park watch), which at
+ * {@code -nr 1} every rank paid one after another.
  */
 class ClassDataArchiveTest {
 
@@ -78,6 +82,30 @@ class ClassDataArchiveTest {
         Expect.that(again, again.stdoutMatching("ArchiveUse rank [0-9]+ master maps " + archive).size() == 4,
                 "the next job's masters map the same archive");
         assertEquals(made, Files.getLastModifiedTime(archive), "the second job did not make it again");
+    }
+
+    @Test
+    void aRanksFirstRunAndParkFindTheirLambdasInTheArchive() throws IOException {
+        JobResult r = JobRunner.job(FirstPark.class).ranks(2).running(1).args(2)
+                .options("--slave-jvm-opts", "-Xlog:class+load=info:file=" + classLoads.resolve("slave-%p.log"))
+                .environment("XDG_CACHE_HOME", cache.toString()).run();
+        Expect.successfulRun(r, 2, 1);
+        Expect.that(r, r.stdoutMatching("FirstPark rank [0-9]+ init [0-9]+ block [0-9]+").size() == 2, "both ranks ran to the end");
+        List<Path> logs;
+        try (Stream<Path> files = Files.list(classLoads)) {
+            logs = files.toList();
+        }
+        assertEquals(2, logs.size(), "one class-load log per slave: " + logs);
+        for (Path log : logs) {
+            List<String> loads = Files.readAllLines(log);
+            for (String c : List.of("io.bdmpi.ooc.ArrayStore", "io.bdmpi.ooc.Libc", "mpi.Comm", "io.bdmpi.slave.ParkWatch")) {
+                String lambda = " " + c + "$$Lambda$";
+                assertTrue(loads.stream().anyMatch(l -> l.contains(lambda)), log + " makes a lambda of " + c);
+                assertTrue(loads.stream().filter(l -> l.contains(lambda)).findFirst().orElseThrow()
+                                .contains(" source: shared objects file"),
+                        log + " loads the first lambda of " + c + " from the archive");
+            }
+        }
     }
 
     private JobResult run(String... options) {
