@@ -106,9 +106,15 @@ public final class ArrayStore implements AutoCloseable {
         return spillDir.resolve("arrays").resolve("r" + rank);
     }
 
-    /** Files of the off-heap arrays in a store's directory (for whoever measures their residency). */
-    public static List<Path> arrayFiles(Path dir) throws IOException {
-        return filesEndingWith(dir, ARRAY_SUFFIX, BUFFER_SUFFIX);
+    /**
+     * Where the off-heap arrays of the store in {@code dir} lie, for whoever measures them from
+     * outside: each array's file whole, and each view's range of its file. A file deleted
+     * meanwhile is left out.
+     */
+    public static List<View> arrayRanges(Path dir) throws IOException {
+        List<View> ranges = wholeFiles(dir, ARRAY_SUFFIX, BUFFER_SUFFIX);
+        ranges.addAll(views(dir));
+        return ranges;
     }
 
     /**
@@ -122,16 +128,9 @@ public final class ArrayStore implements AutoCloseable {
      * @return the bytes asked for
      */
     public static long readAhead(Path dir, long maxBytes) throws IOException {
-        List<View> ranges = new ArrayList<>();
-        for (Path file : filesEndingWith(dir, ARRAY_SUFFIX, SAVED_SUFFIX)) {
-            try {
-                ranges.add(new View(file, 0, Files.size(file), Residency.SEQUENTIAL));
-            } catch (NoSuchFileException gone) {
-                // Deleted since the listing: nothing to read.
-            }
-        }
+        List<View> ranges = wholeFiles(dir, ARRAY_SUFFIX, SAVED_SUFFIX);
         for (View v : views(dir)) {
-            if (v.residency() != Residency.NONE && v.residency() != Residency.LAZY) {
+            if (broughtBackWhole(v.residency())) {
                 ranges.add(v);
             }
         }
@@ -167,6 +166,29 @@ public final class ArrayStore implements AutoCloseable {
             String[] f = line.split(" ", 4);
             return new View(Path.of(f[3]), Long.parseLong(f[0]), Long.parseLong(f[1]), Residency.valueOf(f[2]));
         }
+    }
+
+    /**
+     * The files of {@code dir} with one of {@code suffixes}, each as a range of its whole length
+     * (residency {@code NONE} for a message buffer's, else {@code SEQUENTIAL}: brought back or
+     * not); a file deleted since the listing is left out.
+     */
+    private static List<View> wholeFiles(Path dir, String... suffixes) throws IOException {
+        List<View> files = new ArrayList<>();
+        for (Path file : filesEndingWith(dir, suffixes)) {
+            Residency residency = file.getFileName().toString().endsWith(BUFFER_SUFFIX) ? Residency.NONE : Residency.SEQUENTIAL;
+            try {
+                files.add(new View(file, 0, Files.size(file), residency));
+            } catch (NoSuchFileException gone) {
+                // Deleted since the listing: not the rank's data any more.
+            }
+        }
+        return files;
+    }
+
+    /** Whether a resume brings an array of {@code residency} back whole: then it is read ahead too. */
+    private static boolean broughtBackWhole(Residency residency) {
+        return residency != Residency.NONE && residency != Residency.LAZY;
     }
 
     /** The views of the store in {@code dir} (none if there is no such directory); a view deleted meanwhile is left out. */
@@ -731,8 +753,7 @@ public final class ArrayStore implements AutoCloseable {
 
     private Path arrayFile(String name, Residency residency) {
         // Arrays a resume does not bring back whole are not read ahead either.
-        boolean notReadAhead = residency == Residency.NONE || residency == Residency.LAZY;
-        return dir.resolve(name + (notReadAhead ? BUFFER_SUFFIX : ARRAY_SUFFIX));
+        return dir.resolve(name + (broughtBackWhole(residency) ? ARRAY_SUFFIX : BUFFER_SUFFIX));
     }
 
     private Path savedFile(String name, ElementKind kind) {

@@ -135,6 +135,11 @@ public final class Libc {
         return Holder.PAGE_SIZE;
     }
 
+    /** The start of the page that holds {@code address}: the kernel's calls take whole pages. */
+    static long pageStart(long address) {
+        return address & -(long) pageSize();
+    }
+
     /** The native address of a direct buffer of any element type (its base, ignoring position). */
     public static long address(java.nio.Buffer direct) {
         return MemoryIO.getInstance().getDirectBufferAddress(direct);

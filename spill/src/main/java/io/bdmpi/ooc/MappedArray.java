@@ -248,7 +248,7 @@ public abstract sealed class MappedArray implements AutoCloseable
      * maps from that page's start), and the kernel's calls take whole pages.
      */
     private static long pageStart(MappedByteBuffer b) {
-        return Libc.address(b) & -(long) Libc.pageSize();
+        return Libc.pageStart(Libc.address(b));
     }
 
     /** Bytes from {@link #pageStart} to the end of mapping {@code b}. */

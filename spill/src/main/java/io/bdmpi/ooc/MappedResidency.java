@@ -3,12 +3,9 @@ package io.bdmpi.ooc;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * How much of a store's off-heap arrays is in memory, measured from outside the rank: the files
@@ -34,18 +31,9 @@ public record MappedResidency(long residentBytes, long totalBytes) {
 
     /** Measures every array file and view of a store's directory (nothing: 0 of 0). Files may vanish meanwhile. */
     public static MappedResidency ofStore(Path storeDir) throws IOException {
-        List<ArrayStore.View> ranges = new ArrayList<>();
-        for (Path file : ArrayStore.arrayFiles(storeDir)) {
-            try {
-                ranges.add(new ArrayStore.View(file, 0, Files.size(file), Residency.NONE));
-            } catch (NoSuchFileException gone) {
-                // Deleted since the listing: not the rank's data any more.
-            }
-        }
-        ranges.addAll(ArrayStore.views(storeDir));
         double resident = 0;
         long total = 0;
-        for (ArrayStore.View range : ranges) {
+        for (ArrayStore.View range : ArrayStore.arrayRanges(storeDir)) {
             try (FileChannel ch = FileChannel.open(range.file(), StandardOpenOption.READ)) {
                 long size = Math.min(range.length(), ch.size() - range.offset());
                 long sampled = 0;
@@ -58,7 +46,7 @@ public record MappedResidency(long residentBytes, long totalBytes) {
                         long address = Libc.address(map);
                         for (long at = 0; at < map.capacity(); at += SAMPLE_STRIDE) {
                             long window = Math.min(SAMPLE_WINDOW, map.capacity() - at);
-                            long first = (address + at) & -(long) Libc.pageSize();
+                            long first = Libc.pageStart(address + at);
                             residentSampled += Libc.residentPages(first, address + at + window - first)
                                     * Libc.pageSize();
                             sampled += address + at + window - first;

@@ -123,7 +123,7 @@ class MappedArrayTest {
             x.close();
             assertThrows(IOException.class, () -> store.doubles("x", 50, Residency.NONE), "another size of an existing file");
             store.delete("x");
-            assertEquals(java.util.List.of(), ArrayStore.arrayFiles(dir));
+            assertEquals(java.util.List.of(), ArrayStore.arrayRanges(dir));
             assertEquals(0, store.doubles("x", 100, Residency.NONE).get(42), "deleted, so made anew");
         }
     }

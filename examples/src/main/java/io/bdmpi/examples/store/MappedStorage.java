@@ -43,6 +43,9 @@ public final class MappedStorage implements Storage {
     /** How every array of this style is brought back at resume (see the class comment). */
     static final Residency RESIDENCY = Residency.SEQUENTIAL;
 
+    /** Whether a file's little-endian elements can be mapped as they are: on a little-endian platform. */
+    private static final boolean MAPS_FILES = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
     private final ArrayStore store;
     /** Store names of the arrays made, so that close deletes their files. */
     private final List<String> names = new ArrayList<>();
@@ -64,46 +67,26 @@ public final class MappedStorage implements Storage {
 
     @Override
     public Ints ints(String name, int length) {
-        try {
-            return new MappedInts(store.ints(unique(name), length, RESIDENCY), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return unchecked(() -> new MappedInts(store.ints(unique(name), length, RESIDENCY), length));
     }
 
     @Override
     public Longs longs(String name, int length) {
-        try {
-            return new MappedLongs(store.longs(unique(name), length, RESIDENCY), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return unchecked(() -> new MappedLongs(store.longs(unique(name), length, RESIDENCY), length));
     }
 
-    /** A view of the file in the store, where the platform reads little-endian ints as the file holds them. */
+    /** A view of the file in the store, where the platform reads the file's little-endian elements as they are ({@link #MAPS_FILES}). */
     @Override
     public Ints intsOfFile(String name, Path file, long offset, int length) {
-        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            return null;
-        }
-        try {
-            return new MappedInts(store.intView(unique(name), file, offset, length, RESIDENCY), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return MAPS_FILES ? unchecked(() -> new MappedInts(store.intView(unique(name), file, offset, length, RESIDENCY), length))
+                : null;
     }
 
     /** As {@link #intsOfFile}, for {@code float}. */
     @Override
     public Floats floatsOfFile(String name, Path file, long offset, int length) {
-        if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            return null;
-        }
-        try {
-            return new MappedFloats(store.floatView(unique(name), file, offset, length, RESIDENCY), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return MAPS_FILES ? unchecked(() -> new MappedFloats(store.floatView(unique(name), file, offset, length, RESIDENCY), length))
+                : null;
     }
 
     /**
@@ -113,19 +96,24 @@ public final class MappedStorage implements Storage {
     @Override
     public LongMessage longMessage(String name, int length) {
         checkOneMapping(name, length, Long.BYTES);
-        try {
-            return new MappedLongs(store.longs(unique(name), length, Residency.NONE), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return unchecked(() -> new MappedLongs(store.longs(unique(name), length, Residency.NONE), length));
     }
 
     /** As {@link #longMessage}, for {@code int}. */
     @Override
     public IntMessage intMessage(String name, int length) {
         checkOneMapping(name, length, Integer.BYTES);
+        return unchecked(() -> new MappedInts(store.ints(unique(name), length, Residency.NONE), length));
+    }
+
+    /** A call to the store; Storage's methods declare no checked exception, so its I/O errors go unchecked. */
+    private interface StoreCall<T> {
+        T run() throws IOException;
+    }
+
+    private static <T> T unchecked(StoreCall<T> call) {
         try {
-            return new MappedInts(store.ints(unique(name), length, Residency.NONE), length);
+            return call.run();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -141,20 +129,12 @@ public final class MappedStorage implements Storage {
 
     @Override
     public Floats floats(String name, int length) {
-        try {
-            return new MappedFloats(store.floats(unique(name), length, RESIDENCY), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return unchecked(() -> new MappedFloats(store.floats(unique(name), length, RESIDENCY), length));
     }
 
     @Override
     public Doubles doubles(String name, int length) {
-        try {
-            return new MappedDoubles(store.doubles(unique(name), length, RESIDENCY), length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return unchecked(() -> new MappedDoubles(store.doubles(unique(name), length, RESIDENCY), length));
     }
 
     /** A stretch of blocking calls begins: resuming inside it need not bring the arrays back. */

@@ -3,8 +3,6 @@ package io.bdmpi.master.memory;
 import io.bdmpi.ooc.ArrayStore;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
@@ -90,15 +88,7 @@ public final class MemorySampler implements AutoCloseable {
 
     /** The size of the off-heap arrays in a slave's store, views of other files included. */
     private static long arrayBytes(Path storeDir) throws IOException {
-        long bytes = ArrayStore.views(storeDir).stream().mapToLong(ArrayStore.View::length).sum();
-        for (Path file : ArrayStore.arrayFiles(storeDir)) {
-            try {
-                bytes += Files.size(file);
-            } catch (NoSuchFileException deleted) {
-                // Gone since the listing: not the slave's data any more.
-            }
-        }
-        return bytes;
+        return ArrayStore.arrayRanges(storeDir).stream().mapToLong(ArrayStore.View::length).sum();
     }
 
     private static long anonymous(long[] rssAnonAndShmem) {
