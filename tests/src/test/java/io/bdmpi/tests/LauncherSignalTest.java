@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -61,7 +62,7 @@ class LauncherSignalTest {
         AtomicLong runningGoneMs = new AtomicLong(-1);
         AtomicLong allGoneMs = new AtomicLong(-1);
         JobResult r = JobRunner.job(Sleeper.class).nodes(2).mpi(library).ranks(2).running(2).timeout(Duration.ofSeconds(150))
-                .whenStdoutHas("Sleeper rank 3 sleeping", (launcher, wd) -> {
+                .whenStdoutHasAll(List.of("Sleeper rank 0 sleeping", "Sleeper rank 3 sleeping"), (launcher, wd) -> {
                     ProcessHandle stopped = JobRunner.slaveOfRank(launcher, 3).parent().orElseThrow();
                     ProcessHandle running = JobRunner.slaveOfRank(launcher, 0).parent().orElseThrow();
                     if (new ProcessBuilder("kill", "-STOP", Long.toString(stopped.pid())).start().waitFor() != 0) {
@@ -70,10 +71,11 @@ class LauncherSignalTest {
                     long sent = System.nanoTime();
                     JobRunner.send(launcher, Signal.KILL);
                     while (System.nanoTime() - sent < TimeUnit.SECONDS.toNanos(90)) {
-                        if (!running.isAlive() && runningGoneMs.get() < 0) {
+                        boolean runningAlive = running.isAlive(); // once: it may die between two looks
+                        if (!runningAlive && runningGoneMs.get() < 0) {
                             runningGoneMs.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
                         }
-                        if (Reaper.find(wd).isEmpty() && !stopped.isAlive() && !running.isAlive()) {
+                        if (!runningAlive && !stopped.isAlive() && Reaper.find(wd).isEmpty()) {
                             allGoneMs.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent));
                             return;
                         }

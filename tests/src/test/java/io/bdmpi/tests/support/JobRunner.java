@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,7 +74,7 @@ public final class JobRunner {
     private final List<String> options = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private Duration timeout = DEFAULT_TIMEOUT;
-    private String trigger;
+    private List<String> trigger;
     private Action triggerAction;
     private String tmpfsSize;
     private boolean ownProcessGroup;
@@ -227,10 +229,18 @@ public final class JobRunner {
     /**
      * Runs {@code action} (once, on the harness's thread) as soon as the job's stdout has a line
      * containing {@code text}; the job then runs to its end and is checked as usual. An exception
-     * from the action fails the run after those checks.
+     * from the action kills the job and fails the run, with what the kill left behind.
      */
     public JobRunner whenStdoutHas(String text, Action action) {
-        trigger = text;
+        return whenStdoutHasAll(List.of(text), action);
+    }
+
+    /**
+     * As {@link #whenStdoutHas}, once every one of {@code texts} is on a line of the job's stdout:
+     * for an action on the processes of several ranks, which start in no set order.
+     */
+    public JobRunner whenStdoutHasAll(List<String> texts, Action action) {
+        trigger = List.copyOf(texts);
         triggerAction = action;
         return this;
     }
@@ -419,16 +429,18 @@ public final class JobRunner {
                 readLines(err), stats, statsProblem, elapsed, exitedAtMillis);
 
         String leftBehind = awaitNothingLeft(workDir, shmBefore);
+        String besides = leftBehind == null ? "" : "; besides, " + leftBehind;
         if (timedOut) {
             throw new AssertionError("job timed out after " + scaled(timeout).toSeconds() + " s and was killed"
-                    + (leftBehind == null ? "" : "; besides, " + leftBehind) + "\n" + result.describe());
+                    + besides + "\n" + result.describe());
+        }
+        if (actionFailure != null) {
+            // The job was SIGKILLed whole, its masters' janitors with it: what it left says nothing of bdmpi.
+            throw new AssertionError("the action on the running job failed: " + actionFailure + besides + "\n"
+                    + result.describe(), actionFailure);
         }
         if (leftBehind != null) {
             throw new AssertionError("job left things behind: " + leftBehind + "\n" + result.describe());
-        }
-        if (actionFailure != null) {
-            throw new AssertionError("the action on the running job failed: " + actionFailure + "\n" + result.describe(),
-                    actionFailure);
         }
         return result;
     }
@@ -454,7 +466,7 @@ public final class JobRunner {
                     TimeUnit.NANOSECONDS)) {
                 return failure;
             }
-            if (!triggered && readLines(out).stream().anyMatch(l -> l.contains(trigger))) {
+            if (!triggered && hasEvery(readLines(out), trigger)) {
                 triggered = true;
                 try {
                     triggerAction.run(process.toHandle(), workDir);
@@ -531,6 +543,7 @@ public final class JobRunner {
             }
             if (System.nanoTime() - deadline > 0) {
                 Reaper.kill(processes);
+                removeUnmapped(shm);
                 StringBuilder sb = new StringBuilder();
                 if (!processes.isEmpty()) {
                     sb.append(processes.size()).append(" live process(es) ").append(processes);
@@ -566,6 +579,34 @@ public final class JobRunner {
     }
 
     /** Names in /dev/shm (empty where there is none): a job must not leave new ones. */
+    /**
+     * Removes what a failed job left in /dev/shm, so that one failure does not stay on the machine;
+     * an entry that a live process maps (another job's, on a shared machine) is left alone.
+     */
+    private static void removeUnmapped(List<String> shmEntries) {
+        Set<String> mapped = new HashSet<>();
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+            for (Path proc : procs) {
+                try (Stream<String> maps = Files.lines(proc.resolve("maps"), StandardCharsets.ISO_8859_1)) {
+                    maps.filter(l -> l.contains("/dev/shm/")).forEach(l -> mapped.add(l.substring(l.indexOf("/dev/shm/") + 9).split(" ")[0]));
+                } catch (IOException | UncheckedIOException e) {
+                    // gone, or not ours to read
+                }
+            }
+        } catch (IOException e) {
+            return; // cannot tell what is in use: remove nothing
+        }
+        for (String entry : shmEntries) {
+            if (!mapped.contains(entry)) {
+                try {
+                    Files.deleteIfExists(Path.of("/dev/shm", entry));
+                } catch (IOException e) {
+                    // reported already as left behind
+                }
+            }
+        }
+    }
+
     private static Set<String> listShm() {
         Path shm = Path.of("/dev/shm");
         if (!Files.isDirectory(shm)) {
@@ -636,6 +677,10 @@ public final class JobRunner {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static boolean hasEvery(List<String> lines, List<String> texts) {
+        return texts.stream().allMatch(t -> lines.stream().anyMatch(l -> l.contains(t)));
     }
 
     private static List<String> readLines(Path file) {
