@@ -14,8 +14,8 @@ import java.util.TreeSet;
 /**
  * What a slave opens of its class path: up to its first MPI calls only bdmpi's own jars (its
  * runtime's classes come from the class-data archive, the program's from its class path, which
- * comes before jnr-ffi's jars, and the NIO selector provider is named rather than looked for in
- * every jar); jnr-ffi's jars, after the program's class path, are found when the program first
+ * comes before jffi's jars, and the NIO selector provider is named rather than looked for in
+ * every jar); jffi's jars, after the program's class path, are found when the program first
  * uses an off-heap array, whose values then survive a release and a prefetch.
  */
 class SlaveClassPathTest {
@@ -23,7 +23,7 @@ class SlaveClassPathTest {
     private static final int RANKS = 2;
 
     @Test
-    void aSlaveOpensJnrFfisJarsOnlyWhenItUsesOffHeapArrays() {
+    void aSlaveOpensJffisJarsOnlyWhenItUsesOffHeapArrays() {
         JobResult r = JobRunner.job(OpenJars.class).ranks(RANKS).running(1).run();
         Expect.successfulRun(r, RANKS, 1);
         for (int rank = 0; rank < RANKS; rank++) {
@@ -31,8 +31,8 @@ class SlaveClassPathTest {
             Expect.that(r, started.equals(Set.of("bdmpi-slave-lib", "bdmpi-spill")),
                     "rank " + rank + " opened only bdmpi's jars up to its first calls, not " + started);
             Set<String> arrays = jars(r, rank, "arrays");
-            Expect.that(r, arrays.containsAll(List.of("bdmpi-slave-lib", "bdmpi-spill", "jnr-ffi", "jffi")),
-                    "rank " + rank + " found jnr-ffi's jars on its class path for its off-heap array: " + arrays);
+            Expect.that(r, arrays.containsAll(List.of("bdmpi-slave-lib", "bdmpi-spill", "jffi")),
+                    "rank " + rank + " found jffi's jars on its class path for its off-heap array: " + arrays);
             Expect.that(r, r.stdout().contains("OpenJars rank " + rank + " checked " + (1 << 16)),
                     "rank " + rank + " read back every value of its released array");
         }

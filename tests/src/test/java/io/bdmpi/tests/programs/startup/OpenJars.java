@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * Prints the jar files this slave has open, one line {@code OpenJars rank R PHASE FILE} per jar
  * in /proc/self/fd: after MPI.Init and a barrier ({@code started}), and again after it has
  * released its off-heap arrays and read them back in, as a master has it do around a park, through
- * jnr-ffi ({@code arrays}). It checks the array's values after that and prints
+ * libc's calls bound with jffi ({@code arrays}). It checks the array's values after that and prints
  * {@code OpenJars rank R checked N}.
  */
 public final class OpenJars {
