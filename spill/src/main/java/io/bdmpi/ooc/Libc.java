@@ -9,13 +9,18 @@ import com.kenai.jffi.MemoryIO;
 import com.kenai.jffi.Type;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.net.URLConnection;
 import java.nio.charset.Charset;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -347,17 +352,76 @@ public final class Libc {
         } catch (ClassNotFoundException | URISyntaxException | RuntimeException e) {
             throw new IllegalStateException("jffi is missing from this class path", e);
         }
-        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-        arch = arch.equals("amd64") ? "x86_64" : arch;
-        URL stub = Libc.class.getClassLoader().getResource("jni/" + arch + "-Linux/libjffi-1.2.so");
+        URL stub = nativeStub();
         if (stub != null && stub.getProtocol().equals("jar")) {
-            String file = stub.getPath();
             try {
-                entries.add(Path.of(new URL(file.substring(0, file.indexOf("!/"))).toURI()));
+                entries.add(jarOf(stub));
             } catch (IOException | URISyntaxException e) {
                 throw new IllegalStateException("cannot locate jffi's native stub: " + stub, e);
             }
         }
         return entries;
+    }
+
+    /**
+     * The JVM option that has jffi load its native stub from {@code dir} (as {@link
+     * #nativeStubIn} leaves it) rather than extract it from its jar into a temporary file of its
+     * own, which cost every slave that binds libc some 15 ms of CPU and a private copy of the
+     * library's pages; loaded from one file, they are shared by all slaves of the node. jffi
+     * still extracts its own if the file is missing.
+     */
+    public static String nativeStubOption(Path dir) {
+        return "-Djffi.boot.library.path=" + dir;
+    }
+
+    /**
+     * jffi's native stub, copied from its jar into a directory of {@code cacheDir} named after the
+     * jar (its size and time: another jffi gets another directory), unless a copy is there
+     * already; written to a temporary name and moved, so that masters starting at once on a node
+     * never see half a library.
+     *
+     * @return the directory holding the stub, or empty if jffi's stub is not in a jar on this
+     *         class path or cannot be copied (slaves then extract it themselves)
+     */
+    public static Optional<Path> nativeStubIn(Path cacheDir) {
+        URL stub = nativeStub();
+        if (cacheDir == null || stub == null || !stub.getProtocol().equals("jar")) {
+            return Optional.empty();
+        }
+        try {
+            Path jar = jarOf(stub);
+            String name = stub.getPath().substring(stub.getPath().lastIndexOf('/') + 1);
+            Path dir = cacheDir.resolve("jffi-" + Files.size(jar) + "-" + Files.getLastModifiedTime(jar).toMillis());
+            Path target = dir.resolve(name);
+            if (Files.isRegularFile(target)) {
+                return Optional.of(dir);
+            }
+            Files.createDirectories(dir);
+            Path partial = Files.createTempFile(dir, name, ".partial");
+            URLConnection connection = stub.openConnection();
+            connection.setUseCaches(false); // else the JDK keeps the jar open for later use
+            try (InputStream in = connection.getInputStream()) {
+                Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(partial);
+            }
+            return Optional.of(dir);
+        } catch (IOException | URISyntaxException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The jar file a {@code jar:file:...!/entry} URL points into. */
+    private static Path jarOf(URL entry) throws IOException, URISyntaxException {
+        String file = entry.getPath();
+        return Path.of(new URL(file.substring(0, file.indexOf("!/"))).toURI());
+    }
+
+    /** Where this JVM finds jffi's native stub for this machine, or null. */
+    private static URL nativeStub() {
+        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+        arch = arch.equals("amd64") ? "x86_64" : arch;
+        return Libc.class.getClassLoader().getResource("jni/" + arch + "-Linux/libjffi-1.2.so");
     }
 }

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -94,5 +95,34 @@ class LibcTest {
             }
             assertEquals(PAGES, Libc.residentPages(base, span), "read back ahead of use");
         }
+    }
+
+    @Test
+    void jffisNativeStubIsCopiedOnceIntoTheCache() throws IOException {
+        Path cache = dir.resolve("cache");
+        Path stubDir = Libc.nativeStubIn(cache).orElseThrow();
+        assertTrue(stubDir.startsWith(cache), stubDir.toString());
+        Path stub;
+        try (var files = Files.list(stubDir)) {
+            stub = files.filter(f -> f.getFileName().toString().startsWith("libjffi-")).findFirst().orElseThrow();
+        }
+        byte[] expected;
+        try (var in = jffiStubResource()) {
+            expected = in.readAllBytes();
+        }
+        assertArrayEquals(expected, Files.readAllBytes(stub), "a copy of jffi's own");
+        var written = Files.getLastModifiedTime(stub);
+        assertEquals(stubDir, Libc.nativeStubIn(cache).orElseThrow(), "the same directory again");
+        assertEquals(written, Files.getLastModifiedTime(stub), "not written again");
+        try (var files = Files.list(stubDir)) {
+            assertEquals(1, files.count(), "no partial file left");
+        }
+        assertEquals("-Djffi.boot.library.path=" + stubDir, Libc.nativeStubOption(stubDir));
+        assertTrue(Libc.nativeStubIn(null).isEmpty(), "no cache, no copy");
+    }
+
+    private static java.io.InputStream jffiStubResource() {
+        String arch = System.getProperty("os.arch").equals("amd64") ? "x86_64" : System.getProperty("os.arch");
+        return Libc.class.getClassLoader().getResourceAsStream("jni/" + arch + "-Linux/libjffi-1.2.so");
     }
 }

@@ -16,7 +16,8 @@ import java.util.TreeSet;
  * runtime's classes come from the class-data archive, the program's from its class path, which
  * comes before jffi's jars, and the NIO selector provider is named rather than looked for in
  * every jar); jffi's jars, after the program's class path, are found when the program first
- * uses an off-heap array, whose values then survive a release and a prefetch.
+ * uses an off-heap array, whose values then survive a release and a prefetch. Every slave loads
+ * jffi's native library from the one copy in the cache, not from a temporary file of its own.
  */
 class SlaveClassPathTest {
 
@@ -36,6 +37,10 @@ class SlaveClassPathTest {
             Expect.that(r, r.stdout().contains("OpenJars rank " + rank + " checked " + (1 << 16)),
                     "rank " + rank + " read back every value of its released array");
         }
+        List<String> stubs = r.stdoutMatching("OpenJars rank [0-9]+ stub .*").stream()
+                .map(l -> l.substring(l.indexOf(" stub ") + " stub ".length())).distinct().toList();
+        Expect.that(r, stubs.size() == 1 && stubs.get(0).matches(".*/jffi-[0-9]+-[0-9]+/libjffi-[0-9.]+\\.so"),
+                "every rank mapped jffi's native library from the one copy in the cache: " + stubs);
     }
 
     /** The names (without version) of the jars rank {@code rank} printed for {@code phase}. */

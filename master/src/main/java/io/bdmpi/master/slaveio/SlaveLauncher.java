@@ -80,6 +80,8 @@ public final class SlaveLauncher {
     private final String classPath;
     private final List<String> archiveOptions;
     private final List<String> runtimeOptions;
+    /** Where slaves load jffi's native stub from: one copy in the cache, shared by all, if it could be made. */
+    private final List<String> nativeStubOptions;
 
     /**
      * @param memory the heap limit and heap on park of this node's slaves
@@ -108,6 +110,8 @@ public final class SlaveLauncher {
                 .map(ClassDataArchive::options)
                 .orElse(List.of());
         this.runtimeOptions = runtimeOptions(context.javaExecutable());
+        this.nativeStubOptions = Libc.nativeStubIn(context.classDataCacheDir()).map(d -> List.of(Libc.nativeStubOption(d)))
+                .orElse(List.of());
     }
 
     /** {@link #TRIM_NATIVE_HEAP} if the slaves' JVM is this one and knows the flag, else nothing. */
@@ -134,6 +138,7 @@ public final class SlaveLauncher {
         cmd.addAll(COMPILE_THRESHOLDS);
         cmd.addAll(archiveOptions);
         cmd.addAll(runtimeOptions);
+        cmd.addAll(nativeStubOptions);
         if (memory.heapBytes() > 0) {
             cmd.add("-Xmx" + (memory.heapBytes() >> 20) + "m");
         }
