@@ -59,10 +59,11 @@ public final class Libc {
     /**
      * The calls, bound with jffi (jnr-ffi's native layer) directly: each is a libc symbol's address
      * and the call context jffi's generic invoker calls it with. jnr-ffi's {@code LibraryLoader}
-     * would generate, load and verify a stub class per interface with ASM, some 170 ms of a JVM's
-     * CPU (95 ms on the binding thread, the rest compiling), for eight calls whose arguments are
-     * all numbers but two; these take some 10 ms. The calls whose callers report {@code errno}
-     * save it ({@link #lastError}), as jnr-ffi's {@code @SaveError} did.
+     * would generate, load and verify a stub class with ASM, 0.25 to 0.3 s of a JVM's CPU (130 to
+     * 165 ms on the binding thread, the rest mostly compiling the generator), for eight calls whose
+     * arguments are all numbers but two; a call costs the same either way (jnr-ffi's stubs call
+     * the same invoker). The calls whose callers report {@code errno} save it ({@link
+     * #lastError}), as jnr-ffi's {@code @SaveError} did.
      */
     private static final class Calls {
         private final Invoker invoker = Invoker.getInstance();
@@ -92,6 +93,9 @@ public final class Libc {
         /** mincore into {@code vec} (one byte per page, at least {@code len / page size} bytes), through native memory. */
         int mincore(long addr, long len, byte[] vec) {
             int pages = (int) ((len + pageSize() - 1) / pageSize());
+            if (vec.length < pages) {
+                throw new IllegalArgumentException("mincore of " + pages + " pages into " + vec.length + " bytes");
+            }
             long nativeVec = memory.allocateMemory(pages, false);
             if (nativeVec == 0) {
                 throw new OutOfMemoryError("mincore: no native memory for " + pages + " bytes");
@@ -165,7 +169,8 @@ public final class Libc {
     }
 
     /**
-     * Binding the calls costs a JVM some 50 ms of CPU, most of it loading jffi's native library.
+     * Binding the calls costs a JVM about 40 ms of CPU: jffi's classes and native library, the
+     * symbols' look-ups and call contexts, the first call.
      * Whoever comes first runs it: a thread of {@link #bindInBackground} or the first call.
      */
     private static final AtomicBoolean BACKGROUND_STARTED = new AtomicBoolean();
