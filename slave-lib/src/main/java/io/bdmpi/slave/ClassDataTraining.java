@@ -150,7 +150,7 @@ public final class ClassDataTraining {
      * What a rank of an out-of-core program does first: opens its store, makes and fills an
      * array, and parks in a barrier long enough ({@link #PARK_MS}) for its {@link ParkWatch} to
      * release the store and, at resume, prefetch it. The array's residency is {@code NONE},
-     * which releases without libc: this JVM's class path has no jnr-ffi, which slaves bind on a
+     * which releases without libc: this JVM's class path has no jffi, with which slaves bind libc on a
      * thread of their own (and which the archive cannot hold, as it comes after the program's
      * class path).
      */

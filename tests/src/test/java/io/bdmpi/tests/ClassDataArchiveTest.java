@@ -46,8 +46,9 @@ class ClassDataArchiveTest {
         assertEquals(archive, again, "the second job maps the same archive");
         assertEquals(made, Files.getLastModifiedTime(archive), "the second job did not make it again");
         try (Stream<Path> files = Files.list(cache.resolve("bdmpi"))) {
-            List<Path> all = files.toList();
-            assertEquals(List.of(archive), all, "one archive and nothing else in the cache");
+            List<String> all = files.map(f -> f.getFileName().toString()).sorted().toList();
+            assertTrue(all.size() == 2 && all.get(0).matches("jffi-[0-9]+-[0-9]+") && all.get(1).equals(archive.getFileName().toString()),
+                    "one archive and the slaves' copy of jffi's native library, nothing else, in the cache: " + all);
         }
         List<Path> logs;
         try (Stream<Path> files = Files.list(classLoads)) {

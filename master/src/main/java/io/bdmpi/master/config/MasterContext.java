@@ -292,8 +292,9 @@ public final class MasterContext {
     public MasterContext javaExecutable(String v) { javaExecutable = v; return this; }
 
     /**
-     * Where the slaves' class-data archive is kept between jobs (made by the first job that finds
-     * none: see {@link io.bdmpi.master.slaveio.SlaveLauncher}), or null for slaves without one.
+     * Where the slaves' class-data archive and the copy of jffi's native stub they load are kept
+     * between jobs (made by the first job that finds none: see {@link
+     * io.bdmpi.master.slaveio.SlaveLauncher}), or null for slaves without either.
      * Default: {@code bdmpi} in {@code $XDG_CACHE_HOME}, else in {@code ~/.cache}.
      */
     public Path classDataCacheDir() { return classDataCacheDir; }

@@ -36,8 +36,8 @@ public final class SlaveLauncher {
      * whereas mapped unchanged its pages are shared by all slaves. (Should that address be taken,
      * the JVM relocates after all.) The NIO selector provider is named, the JDK's own on Linux: a
      * slave's first socket otherwise has the JDK look for another provider among the services of
-     * every jar on the class path, which opens all of them (some 40 ms of CPU per slave with
-     * jnr-ffi's ten jars), for a provider no slave uses.
+     * every jar on the class path, which opens all of them (some 40 ms of CPU per slave when
+     * slaves had jnr-ffi's ten jars), for a provider no slave uses.
      */
     static final List<String> DEFAULT_SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData",
             "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0",
@@ -80,6 +80,8 @@ public final class SlaveLauncher {
     private final String classPath;
     private final List<String> archiveOptions;
     private final List<String> runtimeOptions;
+    /** Where slaves load jffi's native stub from: one copy in the cache, shared by all, if it could be made. */
+    private final List<String> nativeStubOptions;
 
     /**
      * @param memory the heap limit and heap on park of this node's slaves
@@ -88,9 +90,8 @@ public final class SlaveLauncher {
         this.context = context;
         this.memory = memory;
         // bdmpi's own jars first (what the class-data archive holds), then the program's, then
-        // jnr-ffi's: a slave finds the program's classes by opening every jar before them, and
-        // the ten jars of jnr-ffi, jffi and asm took some 40 ms of CPU to open in every slave,
-        // which only a program with off-heap arrays uses, and later.
+        // jffi's two (Libc's): a slave finds the program's classes by opening every jar before
+        // them, and only a program with off-heap arrays uses jffi, and later.
         List<String> ownJars = Stream.of(SlaveMain.class, SpillDirectory.class).map(ClassDataArchive::codeSource).distinct().toList();
         Set<String> entries = new LinkedHashSet<>(ownJars);
         if (context.program().endsWith(".jar")) {
@@ -103,12 +104,14 @@ public final class SlaveLauncher {
         }
         Libc.classPathEntries().forEach(p -> entries.add(p.toString()));
         this.classPath = String.join(File.pathSeparator, entries);
-        // The training loads every class of slave-lib and spill that it can without jnr-ffi.
+        // The training loads every class of slave-lib and spill that it can without jffi.
         this.archiveOptions = ClassDataArchive.forSlaves(context.classDataCacheDir(), context.javaExecutable(),
                         DEFAULT_SLAVE_JVM_OPTIONS, ownJars, ownJars)
                 .map(ClassDataArchive::options)
                 .orElse(List.of());
         this.runtimeOptions = runtimeOptions(context.javaExecutable());
+        this.nativeStubOptions = Libc.nativeStubIn(context.classDataCacheDir()).map(d -> List.of(Libc.nativeStubOption(d)))
+                .orElse(List.of());
     }
 
     /** {@link #TRIM_NATIVE_HEAP} if the slaves' JVM is this one and knows the flag, else nothing. */
@@ -135,6 +138,7 @@ public final class SlaveLauncher {
         cmd.addAll(COMPILE_THRESHOLDS);
         cmd.addAll(archiveOptions);
         cmd.addAll(runtimeOptions);
+        cmd.addAll(nativeStubOptions);
         if (memory.heapBytes() > 0) {
             cmd.add("-Xmx" + (memory.heapBytes() >> 20) + "m");
         }

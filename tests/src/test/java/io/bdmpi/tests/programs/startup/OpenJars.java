@@ -17,8 +17,9 @@ import java.util.stream.Stream;
  * Prints the jar files this slave has open, one line {@code OpenJars rank R PHASE FILE} per jar
  * in /proc/self/fd: after MPI.Init and a barrier ({@code started}), and again after it has
  * released its off-heap arrays and read them back in, as a master has it do around a park, through
- * jnr-ffi ({@code arrays}). It checks the array's values after that and prints
- * {@code OpenJars rank R checked N}.
+ * libc's calls bound with jffi ({@code arrays}). It checks the array's values after that and prints
+ * {@code OpenJars rank R checked N}, and {@code OpenJars rank R stub FILE} for the file it mapped
+ * jffi's native library from (in /proc/self/maps).
  */
 public final class OpenJars {
 
@@ -49,6 +50,10 @@ public final class OpenJars {
         }
         openJars().forEach(j -> System.out.println("OpenJars rank " + rank + " arrays " + j));
         System.out.println("OpenJars rank " + rank + " checked " + checked);
+        try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
+            maps.filter(m -> m.contains("jffi")).map(m -> m.substring(m.indexOf('/'))).distinct()
+                    .forEach(f -> System.out.println("OpenJars rank " + rank + " stub " + f));
+        }
         MPI.Finalize();
     }
 
