@@ -130,7 +130,7 @@ public final class ArrayStore implements AutoCloseable {
     public static long readAhead(Path dir, long maxBytes) throws IOException {
         List<View> ranges = wholeFiles(dir, ARRAY_SUFFIX, SAVED_SUFFIX);
         for (View v : views(dir)) {
-            if (broughtBackWhole(v.residency())) {
+            if (v.residency().broughtBackWhole()) {
                 ranges.add(v);
             }
         }
@@ -184,11 +184,6 @@ public final class ArrayStore implements AutoCloseable {
             }
         }
         return files;
-    }
-
-    /** Whether a resume brings an array of {@code residency} back whole: then it is read ahead too. */
-    private static boolean broughtBackWhole(Residency residency) {
-        return residency != Residency.NONE && residency != Residency.LAZY;
     }
 
     /** The views of the store in {@code dir} (none if there is no such directory); a view deleted meanwhile is left out. */
@@ -753,7 +748,7 @@ public final class ArrayStore implements AutoCloseable {
 
     private Path arrayFile(String name, Residency residency) {
         // Arrays a resume does not bring back whole are not read ahead either.
-        return dir.resolve(name + (broughtBackWhole(residency) ? ARRAY_SUFFIX : BUFFER_SUFFIX));
+        return dir.resolve(name + (residency.broughtBackWhole() ? ARRAY_SUFFIX : BUFFER_SUFFIX));
     }
 
     private Path savedFile(String name, ElementKind kind) {

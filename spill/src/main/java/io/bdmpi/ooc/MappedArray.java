@@ -181,7 +181,7 @@ public abstract sealed class MappedArray implements AutoCloseable
 
     /** Brings the array into memory as its {@link Residency} says. */
     public synchronized void prefetch() throws IOException {
-        if (residency == Residency.NONE || residency == Residency.LAZY) {
+        if (!residency.broughtBackWhole()) {
             // Nothing to bring in, so no addresses either: such an array needs no libc.
             locked = false;
             return;

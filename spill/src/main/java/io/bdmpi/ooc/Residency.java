@@ -35,5 +35,13 @@ public enum Residency {
      * while the slave runs. Locked pages count against the job's memory limit and cannot be
      * reclaimed: lock only what fits.
      */
-    MLOCK
+    MLOCK;
+
+    /**
+     * Whether a resume brings an array of this residency back whole (then the master reads it
+     * ahead too); NONE and LAZY bring nothing back, so such an array needs no libc on resume.
+     */
+    boolean broughtBackWhole() {
+        return this != NONE && this != LAZY;
+    }
 }

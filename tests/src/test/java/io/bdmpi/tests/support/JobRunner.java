@@ -7,7 +7,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -578,26 +576,19 @@ public final class JobRunner {
         return cp;
     }
 
-    /** Names in /dev/shm (empty where there is none): a job must not leave new ones. */
     /**
      * Removes what a failed job left in /dev/shm, so that one failure does not stay on the machine;
      * an entry that a live process maps (another job's, on a shared machine) is left alone.
      */
     private static void removeUnmapped(List<String> shmEntries) {
-        Set<String> mapped = new HashSet<>();
-        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
-            for (Path proc : procs) {
-                try (Stream<String> maps = Files.lines(proc.resolve("maps"), StandardCharsets.ISO_8859_1)) {
-                    maps.filter(l -> l.contains("/dev/shm/")).forEach(l -> mapped.add(l.substring(l.indexOf("/dev/shm/") + 9).split(" ")[0]));
-                } catch (IOException | UncheckedIOException e) {
-                    // gone, or not ours to read
-                }
-            }
-        } catch (IOException e) {
+        Set<String> inUse;
+        try {
+            inUse = Reaper.sharedMemoryInUse();
+        } catch (IllegalStateException e) {
             return; // cannot tell what is in use: remove nothing
         }
         for (String entry : shmEntries) {
-            if (!mapped.contains(entry)) {
+            if (!inUse.contains(entry)) {
                 try {
                     Files.deleteIfExists(Path.of("/dev/shm", entry));
                 } catch (IOException e) {
@@ -607,6 +598,7 @@ public final class JobRunner {
         }
     }
 
+    /** Names in /dev/shm (empty where there is none): a job must not leave new ones. */
     private static Set<String> listShm() {
         Path shm = Path.of("/dev/shm");
         if (!Files.isDirectory(shm)) {

@@ -6,8 +6,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Finds and ends processes a job left behind. A process belongs to a job when its environment
@@ -20,6 +22,7 @@ import java.util.Optional;
  */
 public final class Reaper {
 
+    private static final String SHM = "/dev/shm/";
     private static final List<String> OWNED_VARIABLES = List.of("BDMPI_SOCKET=", "BDMPI_SPILL_DIR=");
 
     private Reaper() {
@@ -38,21 +41,44 @@ public final class Reaper {
         String dir = workDir.toAbsolutePath().normalize().toString();
         long self = ProcessHandle.current().pid();
         List<Leftover> found = new ArrayList<>();
-        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> isNumeric(p.getFileName().toString()))) {
-            for (Path proc : procs) {
-                long pid = Long.parseLong(proc.getFileName().toString());
-                if (pid == self) {
-                    continue;
-                }
-                String why = refersTo(proc, dir);
-                if (why != null) {
-                    found.add(new Leftover(pid, why, commandLine(proc)));
-                }
+        for (Path proc : processDirectories()) {
+            long pid = Long.parseLong(proc.getFileName().toString());
+            if (pid == self) {
+                continue;
             }
+            String why = refersTo(proc, dir);
+            if (why != null) {
+                found.add(new Leftover(pid, why, commandLine(proc)));
+            }
+        }
+        return found;
+    }
+
+    /** The names of the /dev/shm entries that some live process maps (in use, whoever's they are). */
+    public static Set<String> sharedMemoryInUse() {
+        Set<String> mapped = new HashSet<>();
+        for (Path proc : processDirectories()) {
+            read(proc.resolve("maps")).ifPresent(maps -> {
+                for (String line : new String(maps, StandardCharsets.ISO_8859_1).split("\n")) {
+                    int at = line.indexOf(SHM);
+                    if (at >= 0) {
+                        mapped.add(line.substring(at + SHM.length()).split(" ")[0]);
+                    }
+                }
+            });
+        }
+        return mapped;
+    }
+
+    /** /proc/PID of every process. */
+    private static List<Path> processDirectories() {
+        List<Path> dirs = new ArrayList<>();
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> isNumeric(p.getFileName().toString()))) {
+            procs.forEach(dirs::add);
         } catch (IOException e) {
             throw new IllegalStateException("cannot list /proc: " + e, e);
         }
-        return found;
+        return dirs;
     }
 
     /** SIGKILLs the given processes (if still alive), children first. */
