@@ -514,11 +514,11 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         }
         OutputRelay out = null;
         OutputRelay err = null;
-        if (display != null) {
-            display.forwardOutputOf(mpi);
+        if (statusLine) {
+            display.forwardOutputOf(mpi); // between the status line's redraws, unread
         } else {
-            out = OutputRelay.start(mpi.getInputStream(), System.out, "bdmpi-mpiexec-stdout");
-            err = OutputRelay.start(mpi.getErrorStream(), System.err, "bdmpi-mpiexec-stderr");
+            out = OutputRelay.start(mpi.getInputStream(), System.out, watch::mpiOutput, "bdmpi-mpiexec-stdout");
+            err = OutputRelay.start(mpi.getErrorStream(), System.err, watch::mpiOutput, "bdmpi-mpiexec-stderr");
         }
         Process watchdog = startWatchdog(mpi, watch.address());
         // Told to stop (SIGINT, SIGTERM): the masters stop their slaves when their side channel ends

@@ -48,6 +48,8 @@ class SeveralNodesProgressTest {
         JobResult r = JobRunner.job(Phases.class).nodes(NODES).ranks(PER_NODE).running(1).options("--progress", "0.25")
                 .args(ROUNDS, 200).run();
         Expect.successfulRun(r, NODES, PER_NODE, 1);
+        Expect.that(r, r.stdoutMatching("Phases rank \\d+ round \\d+").size() == NODES * PER_NODE * ROUNDS,
+                "every rank's lines reach bdmpiexec's output beside the summaries");
         List<Matcher> summaries = new ArrayList<>();
         for (String line : r.stderr()) {
             if (line.startsWith("bdmpiexec: ") && !line.startsWith("bdmpiexec: warning: ")) {
