@@ -30,6 +30,11 @@ import java.util.function.Function;
  * The first lost node is printed in one line, named to every other master (which then end their
  * part) and handed to the launch, which ends what is left of the job.
  *
+ * <p>A connection that ends without a goodbye is judged {@link #ENDS_GRACE_MS} later, with any
+ * other that ended meanwhile: the MPI library may end a second master within milliseconds of the
+ * first one's death, and then the lost node is the one the library's output does not name as its
+ * casualty ({@link MpiCasualties}), else the one whose end was read first.
+ *
  * <p>Masters started again after a lost node with node-local checkpoint directories each tell
  * what their directory holds ({@link ControlMessage.Holdings}); once all have, the planner's
  * answer ({@link ControlMessage.Placed} or {@link ControlMessage.NotPlaced}) goes to every one.
@@ -42,6 +47,13 @@ final class JobWatch implements AutoCloseable {
 
     /** How long every master gets to start (JVM and MPI) and connect. */
     static final long CONNECT_LIMIT_MS = 120_000;
+
+    /**
+     * How long after a connection ended without a goodbye other ends and the MPI library's last
+     * words are awaited before the lost node is named: the library prints them before it ends its
+     * casualty, and they pass through mpiexec on their way here.
+     */
+    static final long ENDS_GRACE_MS = 500;
 
     /** One master's connection. */
     private static final class Master {
@@ -56,6 +68,8 @@ final class JobWatch implements AutoCloseable {
         volatile boolean ended;
         /** Its connection is over, with or without a goodbye. */
         volatile boolean gone;
+        /** How its connection ended without a goodbye, once it has. */
+        volatile String endedHow;
 
         Master(int node, String host, long pid, Socket socket) throws IOException {
             this.node = node;
@@ -81,6 +95,11 @@ final class JobWatch implements AutoCloseable {
     private final List<List<ControlMessage.HeldPart>> holdings;
     private volatile ControlMessage placement;
     private final AtomicReference<String> rankDeath = new AtomicReference<>();
+    private final MpiCasualties casualties = new MpiCasualties();
+    /** Masters whose connections ended without a goodbye, in the order read, not yet judged (guarded by itself). */
+    private final List<Master> unjudgedEnds = new ArrayList<>();
+    /** When the first of {@link #unjudgedEnds} ended (guarded by it). */
+    private long firstUnjudgedEndNs;
     private Consumer<LostNode> onLost;
     private final long startNs = System.nanoTime();
     private final List<Thread> threads = new ArrayList<>();
@@ -124,9 +143,15 @@ final class JobWatch implements AutoCloseable {
         return this;
     }
 
-    /** The first lost node, or null while none. */
+    /** The first lost node, or null while none; connections that ended without a goodbye are judged now. */
     LostNode lost() {
+        judgeEnds(true);
         return lost.get();
+    }
+
+    /** Takes a line of mpiexec's output, which may name masters the MPI library ended (see {@link MpiCasualties}). */
+    void mpiOutput(String line) {
+        casualties.read(line);
     }
 
     /** The placement sent to the masters ({@link ControlMessage.Placed} or {@link ControlMessage.NotPlaced}), or null while none. */
@@ -206,17 +231,47 @@ final class JobWatch implements AutoCloseable {
             }
         } catch (EOFException e) {
             if (m != null) {
-                declareLost(m.node, m.host, m.pid, "is gone (its master's connection closed without a goodbye)");
+                endedWithoutGoodbye(m, "is gone (its master's connection closed without a goodbye)");
             }
         } catch (IOException e) {
             if (m != null) {
-                declareLost(m.node, m.host, m.pid, "is gone (its master's connection failed: " + e.getMessage() + ")");
+                endedWithoutGoodbye(m, "is gone (its master's connection failed: " + e.getMessage() + ")");
             }
         } finally {
             if (m != null) {
                 m.gone = true;
             }
         }
+    }
+
+    private void endedWithoutGoodbye(Master m, String how) {
+        m.endedHow = how;
+        synchronized (unjudgedEnds) {
+            if (unjudgedEnds.isEmpty()) {
+                firstUnjudgedEndNs = System.nanoTime();
+            }
+            unjudgedEnds.add(m);
+        }
+    }
+
+    /**
+     * Names the lost node among the connections that ended without a goodbye, once the first
+     * ended {@link #ENDS_GRACE_MS} ago or {@code now}: the first read whose master the MPI library
+     * named dead; else the first it did not name as its casualty; else the first read.
+     */
+    private void judgeEnds(boolean now) {
+        Master chosen;
+        synchronized (unjudgedEnds) {
+            if (unjudgedEnds.isEmpty()
+                    || (!now && TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstUnjudgedEndNs) < ENDS_GRACE_MS)) {
+                return;
+            }
+            chosen = unjudgedEnds.stream().filter(m -> casualties.namedDead(m.pid)).findFirst()
+                    .or(() -> unjudgedEnds.stream().filter(m -> !casualties.isCasualty(m.node, m.pid)).findFirst())
+                    .orElse(unjudgedEnds.get(0));
+            unjudgedEnds.clear();
+        }
+        declareLost(chosen.node, chosen.host, chosen.pid, chosen.endedHow);
     }
 
     /** Keeps one master's holdings; with the last, plans and tells every master (on that master's reader). */
@@ -274,6 +329,7 @@ final class JobWatch implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
+            judgeEnds(false);
             long now = System.nanoTime();
             // A pause of this process (GC, a starved machine) is no silence of the masters: their
             // heartbeats may wait unread; judge again once the readers had a turn.

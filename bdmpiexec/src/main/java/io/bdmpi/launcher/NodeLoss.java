@@ -18,8 +18,10 @@ import java.util.regex.Pattern;
  * MPI has talked to the dead one), because each master runs in a session of its own under a
  * {@code setsid} wrapper (see {@link MultiNodeLaunch#command}): hydra's cleanup ends the wrappers,
  * the masters live on, are told of the loss and say goodbye. (Without the wrapper all connections
- * would end at once, and which one bdmpiexec read to its end first would be a race.) Hydra's own
- * report does not help: it names whichever process it reaped first.
+ * would end at once, and which one bdmpiexec read to its end first would be a race.) A master the
+ * MPI library itself ends with the lost one is told apart by the library's line
+ * ({@link MpiCasualties}). Hydra's own report does not help: it names whichever process it reaped
+ * first.
  *
  * <p>What mpiexec reports serves when the side channel names no node: a master that died before it
  * reached bdmpiexec. Open MPI names its MPI rank, which is the node; under MPICH the side channel

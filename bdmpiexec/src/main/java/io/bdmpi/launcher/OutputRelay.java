@@ -7,10 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * Copies one of mpiexec's output streams to bdmpiexec's own as it comes, and keeps its last lines,
- * in which mpiexec reports the death of a master (see {@link NodeLoss}).
+ * Copies one of mpiexec's output streams to bdmpiexec's own as it comes, hands each line to a
+ * reader (which looks for the MPI library's casualties, see {@link MpiCasualties}), and keeps its
+ * last lines, in which mpiexec reports the death of a master (see {@link NodeLoss}).
  */
 final class OutputRelay implements Runnable {
 
@@ -19,19 +21,21 @@ final class OutputRelay implements Runnable {
 
     private final InputStream in;
     private final PrintStream out;
+    private final Consumer<String> lines;
     private final ArrayDeque<String> last = new ArrayDeque<>();
     private final Thread thread;
 
-    private OutputRelay(InputStream in, PrintStream out, String name) {
+    private OutputRelay(InputStream in, PrintStream out, Consumer<String> lines, String name) {
         this.in = in;
         this.out = out;
+        this.lines = lines;
         this.thread = new Thread(this, name);
         this.thread.setDaemon(true);
     }
 
-    /** Starts copying {@code in} to {@code out}. */
-    static OutputRelay start(InputStream in, PrintStream out, String name) {
-        OutputRelay r = new OutputRelay(in, out, name);
+    /** Starts copying {@code in} to {@code out}, handing each whole line to {@code lines} too. */
+    static OutputRelay start(InputStream in, PrintStream out, Consumer<String> lines, String name) {
+        OutputRelay r = new OutputRelay(in, out, lines, name);
         r.thread.start();
         return r;
     }
@@ -63,11 +67,14 @@ final class OutputRelay implements Runnable {
         }
     }
 
-    private synchronized void keep(String line) {
-        if (last.size() == KEPT_LINES) {
-            last.removeFirst();
+    private void keep(String line) {
+        lines.accept(line);
+        synchronized (this) {
+            if (last.size() == KEPT_LINES) {
+                last.removeFirst();
+            }
+            last.addLast(line);
         }
-        last.addLast(line);
     }
 
     /** Waits until the stream has ended (mpiexec has exited), then returns its last lines. */

@@ -79,6 +79,60 @@ class JobWatchTest {
     }
 
     /**
+     * Two connections end without a goodbye, the casualty's first, as when the MPI library ends a
+     * master whose read of the dead one failed: the lost node is the one the library's line names
+     * dead, not the first read; one end alone is named after the grace period.
+     */
+    @Test
+    void theMpiLibrarysCasualtyIsNotTheLostNode() throws Exception {
+        BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
+        try (JobWatch watch = new JobWatch(3, List.of(), true, null).start(lost::add);
+             Socket node1 = connect(watch);
+             Socket node2 = connect(watch)) {
+            hello(node1, 1, "vm", 10382);
+            hello(node2, 2, "vm", 10385);
+            Thread.sleep(200); // both hellos read
+            watch.mpiOutput("[vm:10385:0:10462]      cma_ep.c:81   process_vm_readv(pid=10382 {0x7fa423c00000,524288}-->"
+                    + "{0x7fcd33a00000,524288}) returned -1: No such process");
+            node2.close();
+            Thread.sleep(100);
+            long since = System.nanoTime();
+            node1.close();
+            LostNode l = lost.poll(5, TimeUnit.SECONDS);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+            assertNotNull(l);
+            assertEquals(1, l.node(), "the node the library named dead: " + l);
+            assertEquals(10382, l.pid());
+            assertTrue(tookMs < LauncherLink.SILENCE_LIMIT_MS, "named after " + tookMs + " ms: judged with the other end, not by silence");
+            assertNull(lost.poll(JobWatch.ENDS_GRACE_MS + LauncherLink.HEARTBEAT_MS, TimeUnit.MILLISECONDS), "one node only");
+        }
+    }
+
+    /** Without a word from the library, two ends are judged together and the first read is named; its casualty line excludes a node too. */
+    @Test
+    void withoutTheLibrarysWordTheFirstEndReadIsNamedAndACasualtyIsPassedOver() throws Exception {
+        for (boolean casualtyLine : new boolean[] {false, true}) {
+            BlockingQueue<LostNode> lost = new LinkedBlockingQueue<>();
+            try (JobWatch watch = new JobWatch(3, List.of(), true, null).start(lost::add);
+                 Socket node0 = connect(watch);
+                 Socket node2 = connect(watch)) {
+                hello(node0, 0, "vm", 500);
+                hello(node2, 2, "vm", 502);
+                Thread.sleep(200);
+                if (casualtyLine) {
+                    watch.mpiOutput("Abort(15) on node 2 (rank 2 in comm 0): Fatal error in internal_Recv: Other MPI error");
+                }
+                node2.close();
+                Thread.sleep(100);
+                node0.close();
+                LostNode l = lost.poll(5, TimeUnit.SECONDS);
+                assertNotNull(l);
+                assertEquals(casualtyLine ? 0 : 2, l.node(), (casualtyLine ? "with" : "without") + " the line: " + l);
+            }
+        }
+    }
+
+    /**
      * Masters started again with node-local directories tell what theirs hold; once both have, the
      * planner sees both holdings in node order and each master gets its answer, over the wire.
      */
@@ -133,6 +187,11 @@ class JobWatchTest {
                     + " giving up", e.getMessage());
             assertNull(watch.placement(), "bdmpiexec planned nothing without node 0's holdings");
         }
+    }
+
+    private static Socket connect(JobWatch watch) throws IOException {
+        String[] address = watch.address().split(":");
+        return new Socket(address[0], Integer.parseInt(address[1]));
     }
 
     private static void hello(Socket s, int node, String host, long pid) throws IOException {
