@@ -40,19 +40,23 @@ class BuddyCopyTest {
     Path temp;
 
     /**
-     * Once checkpoint 2 is in node 1's directory {@code lost}, sends node 1's master (of the job
-     * whose command line has {@code mark}: see {@link MasterProcess}) {@code signal} ({@code -KILL},
-     * or {@code -STOP}: a master that stops answering) and removes the directory, as if its disk
-     * went with it; completes with the master's pid (-1 if checkpoint 2 never came within 120 s).
+     * Once checkpoint 2 (or a later one) is in node 1's directory {@code lost}, sends node 1's master
+     * (of the job whose command line has {@code mark}: see {@link MasterProcess}) {@code signal}
+     * ({@code -KILL}, or {@code -STOP}: a master that stops answering) and removes the directory, as
+     * if its disk went with it (once a killed master has died); completes with the master's pid (-1
+     * if checkpoint 2 never came within 120 s).
      */
     static CompletableFuture<Long> loseAtCheckpointTwo(Path lost, String mark, String signal) {
         return CompletableFuture.supplyAsync(() -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
                 while (System.nanoTime() < deadline) {
-                    long pid = Files.isDirectory(lost.resolve("checkpoint-2")) ? MasterProcess.pidOf(mark, 1) : -1;
+                    long pid = SeveralNodesCheckpointTest.committedFrom(lost, 2) ? MasterProcess.pidOf(mark, 1) : -1;
                     if (pid > 0) {
                         new ProcessBuilder("kill", signal, Long.toString(pid)).start().waitFor();
+                        if (signal.equals("-KILL")) {
+                            MasterProcess.awaitEnd(pid, 5_000); // kill returns before the process has died
+                        }
                         new ProcessBuilder("rm", "-rf", lost.toString()).start().waitFor(); // its disk goes with it
                         return pid;
                     }

@@ -147,13 +147,13 @@ class LostNodeRecoveryTest {
         return r;
     }
 
-    /** Sends {@code signal} to node 1's master (of the job checkpointing in {@code dir}) once checkpoint 2 is committed; its pid, or -1. */
+    /** Sends {@code signal} to node 1's master (of the job checkpointing in {@code dir}) once checkpoint 2 (or a later one) is committed; its pid, or -1. */
     private static CompletableFuture<Long> signalWhenCommitted(Path dir, String signal) {
         return CompletableFuture.supplyAsync(() -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             try {
                 while (System.nanoTime() < deadline) {
-                    long pid = Files.isDirectory(dir.resolve("checkpoint-2")) ? MasterProcess.pidOf(dir.toString(), 1) : -1;
+                    long pid = SeveralNodesCheckpointTest.committedFrom(dir, 2) ? MasterProcess.pidOf(dir.toString(), 1) : -1;
                     if (pid > 0) {
                         new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor();
                         return pid;

@@ -7,6 +7,7 @@ import io.bdmpi.tests.programs.rma.WindowCrash;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
+import io.bdmpi.tests.support.MasterProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,10 +105,7 @@ class LostMasterTest {
                         kill("STOP", launcher.pid());
                         try {
                             kill("KILL", lost.pid());
-                            for (int look = 0; look < 50 && running(receiving); look++) {
-                                Thread.sleep(20);
-                            }
-                            secondDied.set(!running(receiving));
+                            secondDied.set(MasterProcess.awaitEnd(receiving.pid(), 1_000));
                         } finally {
                             kill("CONT", launcher.pid());
                         }
@@ -119,16 +117,6 @@ class LostMasterTest {
             casualties += secondDied.get() ? 1 : 0;
         }
         System.out.println("LostMasterTest: node 2's master died with node 1's in " + casualties + " of 3 jobs");
-    }
-
-    /** Whether {@code p} runs: neither gone nor a zombie. */
-    private static boolean running(ProcessHandle p) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
-            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
-        } catch (IOException gone) {
-            return false;
-        }
     }
 
     /**

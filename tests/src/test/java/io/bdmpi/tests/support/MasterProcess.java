@@ -48,4 +48,26 @@ public final class MasterProcess {
         }
         return -1;
     }
+
+    /** Whether process {@code pid} runs: neither gone nor a zombie. */
+    public static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException gone) {
+            return false;
+        }
+    }
+
+    /** Waits until process {@code pid} no longer {@linkplain #running runs}, at most {@code timeoutMs}; whether it stopped. */
+    public static boolean awaitEnd(long pid, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        while (running(pid)) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
+    }
 }
