@@ -158,8 +158,16 @@ public final class Internode implements AutoCloseable {
         try {
             Pump.Started s = pump.started().get(START_TIMEOUT_S, TimeUnit.SECONDS);
             return new Internode(pump, s.rank(), s.size());
-        } catch (Exception e) {
-            throw new IllegalStateException("MPI did not start on this master: " + e.getMessage(), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("MPI did not start on this master: MPI_Init did not return within " + START_TIMEOUT_S
+                    + " s (it waits for every master of the job: could the MPI launcher start one on each host?)", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw new IllegalStateException("MPI did not start on this master: "
+                    + (cause.getMessage() != null ? cause.getMessage() : cause.toString()), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("MPI did not start on this master: interrupted", e);
         }
     }
 
