@@ -515,7 +515,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         OutputRelay out = null;
         OutputRelay err = null;
         if (statusLine) {
-            display.forwardOutputOf(mpi); // between the status line's redraws, unread
+            display.forwardOutputOf(mpi, watch::mpiOutput); // between the status line's redraws
         } else {
             out = OutputRelay.start(mpi.getInputStream(), System.out, watch::mpiOutput, "bdmpi-mpiexec-stdout");
             err = OutputRelay.start(mpi.getErrorStream(), System.err, watch::mpiOutput, "bdmpi-mpiexec-stderr");

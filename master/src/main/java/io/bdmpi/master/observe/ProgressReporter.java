@@ -106,20 +106,25 @@ public final class ProgressReporter implements AutoCloseable {
 
     /** Slaves' output comes through the master in status-line mode: start copying it. */
     public void forwardOutputOf(Process slave) {
+        forwardOutputOf(slave, line -> { });
+    }
+
+    /** As {@link #forwardOutputOf(Process)}, handing each whole line forwarded to {@code lines} too. */
+    public void forwardOutputOf(Process process, Consumer<String> lines) {
         if (statusLine) {
-            forward(slave.getInputStream(), terminal.out, "bdmpi-stdout-" + slave.pid());
-            forward(slave.getErrorStream(), terminal.err, "bdmpi-stderr-" + slave.pid());
+            forward(process.getInputStream(), terminal.out, lines, "bdmpi-stdout-" + process.pid());
+            forward(process.getErrorStream(), terminal.err, lines, "bdmpi-stderr-" + process.pid());
         }
     }
 
-    private void forward(InputStream in, PrintStream target, String name) {
-        Thread t = new Thread(() -> copyLines(in, target), name);
+    private void forward(InputStream in, PrintStream target, Consumer<String> lines, String name) {
+        Thread t = new Thread(() -> copyLines(in, target, lines), name);
         t.setDaemon(true);
         forwarders.add(t);
         t.start();
     }
 
-    private void copyLines(InputStream in, PrintStream target) {
+    private void copyLines(InputStream in, PrintStream target, Consumer<String> lines) {
         byte[] buf = new byte[8192];
         ByteArrayOutputStream held = new ByteArrayOutputStream();
         try (in) {
@@ -133,6 +138,7 @@ public final class ProgressReporter implements AutoCloseable {
                 }
                 if (end > 0) {
                     terminal.slaveOutput(target, bytes, end);
+                    new String(bytes, 0, end, StandardCharsets.UTF_8).lines().forEach(lines);
                     held.reset();
                     held.write(bytes, end, bytes.length - end);
                 }
@@ -142,6 +148,7 @@ public final class ProgressReporter implements AutoCloseable {
         }
         if (held.size() > 0) {
             terminal.slaveOutput(target, held.toByteArray(), held.size());
+            lines.accept(held.toString(StandardCharsets.UTF_8));
         }
     }
 
