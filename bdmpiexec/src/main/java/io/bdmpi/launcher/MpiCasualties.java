@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /**
  * What the MPI library printed about masters it ended because another master died: these are
  * casualties, not the lost node. Under MPICH over UCX, a master whose single-copy read of a
- * dead master's memory fails is ended by UCX at once (a fatal error, then {@code abort()}), so
+ * dead master's memory fails is ended by UCX at once (a fatal error), so
  * two connections end without a goodbye within milliseconds, and the order in which bdmpiexec
  * reads their ends says nothing. UCX's fatal line names both: it begins with the casualty's host
  * and pid, and a failed single-copy read names the dead process:
