@@ -54,6 +54,8 @@ final class JobWatch implements AutoCloseable {
      * casualty, and they pass through mpiexec on their way here.
      */
     static final long ENDS_GRACE_MS = 500;
+    /** How long the end of a master that took the MPI library's casualties down is awaited once they are read. */
+    static final long CAUSE_WAIT_MS = 2_000;
 
     /** One master's connection. */
     private static final class Master {
@@ -257,18 +259,26 @@ final class JobWatch implements AutoCloseable {
     /**
      * Names the lost node among the connections that ended without a goodbye, once the first
      * ended {@link #ENDS_GRACE_MS} ago or {@code now}: the first read whose master the MPI library
-     * named dead; else the first it did not name as its casualty; else the first read.
+     * named dead; else the first it did not name as its casualty. When it named every one as its
+     * casualty, the one that took them down has yet to be read: it is waited for up to
+     * {@link #CAUSE_WAIT_MS}, then the first read is named.
      */
     private void judgeEnds(boolean now) {
         Master chosen;
         synchronized (unjudgedEnds) {
-            if (unjudgedEnds.isEmpty()
-                    || (!now && TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstUnjudgedEndNs) < ENDS_GRACE_MS)) {
+            long sinceMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstUnjudgedEndNs);
+            if (unjudgedEnds.isEmpty() || (!now && sinceMs < ENDS_GRACE_MS)) {
                 return;
             }
             chosen = unjudgedEnds.stream().filter(m -> casualties.namedDead(m.pid)).findFirst()
                     .or(() -> unjudgedEnds.stream().filter(m -> !casualties.isCasualty(m.node, m.pid)).findFirst())
-                    .orElse(unjudgedEnds.get(0));
+                    .orElse(null);
+            if (chosen == null) {
+                if (!now && sinceMs < CAUSE_WAIT_MS) {
+                    return;
+                }
+                chosen = unjudgedEnds.get(0);
+            }
             unjudgedEnds.clear();
         }
         declareLost(chosen.node, chosen.host, chosen.pid, chosen.endedHow);
