@@ -19,6 +19,10 @@ import static io.bdmpi.bench.Report.column;
  * master's part is linear in S (each member's start is paired once), so the cost per slave should
  * stay about flat: the baseline is the per-slave cost at the smallest S of the same run.
  *
+ * <p>Baseline of the growth with S: {@link RawStar}, a hub JVM resuming S plain JVMs in turn over
+ * Unix-domain sockets, as many rounds as barriers, after the same warm-up: what the machine alone
+ * charges per member at each S (wake-ups, caches shared by S processes).
+ *
  * <p>Properties: {@code bench.collectives.sizes} ("8,32,128"), {@code bench.collectives.allToAllMiB}
  * (256), {@code bench.collectives.calls} (calls of barrier, allReduce 8 B, allReduce 1 MiB and
  * allToAllv: "10000,10000,20,3"; each slave JVM compiles the collective path with C2 only after some thousand calls,
@@ -50,10 +54,15 @@ class CollectivesBenchmarkTest {
                 column("cpuUsPerCallPerSlave", "job CPU µs / call / slave"),
                 column("cpuRatio", "per-slave CPU vs smallest S"),
                 column("jitUsPerCallPerSlave", "of which JIT compilers, µs"),
+                column("rawStarUsPerMember", "raw star µs / member"),
+                column("rawStarRatio", "raw star vs smallest S"),
                 column("linear", "linear in S (ratio <= " + LINEAR_TOLERANCE + ")"));
         Map<Integer, Double> smallestPerSlave = new HashMap<>();
         Map<Integer, Double> smallestCpuPerSlave = new HashMap<>();
+        double smallestStar = 0;
         for (int slaves : sizes) {
+            double starUs = rawStarMicrosPerMember(slaves);
+            smallestStar = smallestStar == 0 ? starUs : smallestStar;
             JobResult job = JobRunner.job(CollectiveCost.class).ranks(slaves).running(1).timeout(JOB_TIMEOUT)
                     .args((long) allToAllMiB << 20, calls.get(0), calls.get(1), calls.get(2), calls.get(3), warmUpPercent / 100.0)
                     .run();
@@ -69,7 +78,7 @@ class CollectivesBenchmarkTest {
                 double cpuRatio = cpuUsPerSlave / smallestCpuPerSlave.computeIfAbsent(op, k -> cpuUsPerSlave);
                 double jitUsPerSlave = m.get("jitNanosPerCall") / 1e3 / slaves;
                 report.row(OPERATIONS[op], slaves, ms, usPerSlave, ratio, cpuUsPerSlave, cpuRatio, jitUsPerSlave,
-                        ratio <= LINEAR_TOLERANCE);
+                        starUs, starUs / smallestStar, ratio <= LINEAR_TOLERANCE);
             }
         }
         report.note("One job per S, -ns S -nr 1, default -im. Rank 0 times each operation between barriers after "
@@ -79,7 +88,21 @@ class CollectivesBenchmarkTest {
                 .note("Job CPU: the CPU time of the master and every slave (all threads, /proc/PID/task/TID/schedstat)"
                         + " over the timed calls; on a loaded machine it grows far less than the wall time. The JIT part is that of"
                         + " the JVMs' compiler threads, which compile the same code once per slave JVM.")
+                .note("Raw star: RawStar, a hub JVM writing one byte to each of S plain JVMs in turn over Unix-domain sockets"
+                        + " and reading its answer, as many rounds as barriers after the same warm-up (the same figure on every row of an S).")
                 .note("Results are checked in the program (sums, and the first and last byte of every block).")
                 .publish();
+    }
+
+    /** {@link RawStar}'s cost per member at {@code members}, in µs, rounds and warm-up as the barrier's. */
+    private double rawStarMicrosPerMember(int members) {
+        int rounds = calls.get(0);
+        try (TempDirectory dir = TempDirectory.create("star");
+             ChildJvm hub = ChildJvm.start(RawStar.class, "hub", dir.path().toString(), Integer.toString(members),
+                     Integer.toString(rounds), Integer.toString(Math.max(1, rounds * warmUpPercent / 100)))) {
+            Measured m = Measured.of(hub.readLine(), "RawStar");
+            hub.awaitSuccess(60);
+            return m.get("nanosPerMember") / 1e3;
+        }
     }
 }
