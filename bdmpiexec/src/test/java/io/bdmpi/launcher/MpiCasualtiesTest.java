@@ -5,7 +5,10 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The MPI library's lines about masters it ended, as MPICH and UCX print them (copied from real runs). */
+/**
+ * The MPI library's lines about masters it ended: UCX's fatal lines as copied from real runs,
+ * MPICH's Abort line in the format of its source.
+ */
 class MpiCasualtiesTest {
 
     @Test
