@@ -1,6 +1,7 @@
 package mpi;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -8,7 +9,6 @@ import javax.tools.SimpleJavaFileObject;
 import javax.tools.ToolProvider;
 import java.io.StringWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -23,7 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MpiJavaSourceTest {
 
-    private static String compile(String className, String source) throws Exception {
+    /** Where the snippets' classes go; JUnit removes it. */
+    @TempDir
+    Path out;
+
+    private String compile(String className, String source) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///" + className + ".java"),
                 JavaFileObject.Kind.SOURCE) {
@@ -32,7 +36,6 @@ class MpiJavaSourceTest {
                 return source;
             }
         };
-        Path out = Files.createTempDirectory("mpijava-src");
         StringWriter errors = new StringWriter();
         boolean ok = javac.getTask(errors, null, null,
                 List.of("-d", out.toString(), "-cp", System.getProperty("java.class.path")), null, List.of(file)).call();
