@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The MPI library's lines about masters it ended: UCX's fatal lines as copied from real runs,
- * MPICH's Abort line in the format of its source.
+ * MPICH's Abort line in the format MPICH prints it (no run here produced one).
  */
 class MpiCasualtiesTest {
 
