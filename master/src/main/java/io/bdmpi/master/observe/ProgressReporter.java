@@ -49,6 +49,8 @@ public final class ProgressReporter implements AutoCloseable {
     /** A partial line longer than this is forwarded without waiting for its newline. */
     private static final int MAX_HELD_LINE = 64 * 1024;
     private static final String ERASE_LINE = "\r\033[K";
+    /** Where forwarded lines go when no one reads them: they are not decoded. */
+    private static final Consumer<String> UNREAD = line -> { };
 
     private final Consumer<CompletableFuture<JobSnapshot>> askSnapshot;
     private final boolean statusLine;
@@ -106,7 +108,7 @@ public final class ProgressReporter implements AutoCloseable {
 
     /** Slaves' output comes through the master in status-line mode: start copying it. */
     public void forwardOutputOf(Process slave) {
-        forwardOutputOf(slave, line -> { });
+        forwardOutputOf(slave, UNREAD);
     }
 
     /** As {@link #forwardOutputOf(Process)}, handing each whole line forwarded to {@code lines} too. */
@@ -138,7 +140,9 @@ public final class ProgressReporter implements AutoCloseable {
                 }
                 if (end > 0) {
                     terminal.slaveOutput(target, bytes, end);
-                    new String(bytes, 0, end, StandardCharsets.UTF_8).lines().forEach(lines);
+                    if (lines != UNREAD) {
+                        new String(bytes, 0, end, StandardCharsets.UTF_8).lines().forEach(lines);
+                    }
                     held.reset();
                     held.write(bytes, end, bytes.length - end);
                 }
@@ -148,7 +152,9 @@ public final class ProgressReporter implements AutoCloseable {
         }
         if (held.size() > 0) {
             terminal.slaveOutput(target, held.toByteArray(), held.size());
-            lines.accept(held.toString(StandardCharsets.UTF_8));
+            if (lines != UNREAD) {
+                lines.accept(held.toString(StandardCharsets.UTF_8));
+            }
         }
     }
 
