@@ -158,8 +158,8 @@ class SeveralNodesCheckpointTest {
 
     /** Whether {@code dir} holds a committed checkpoint numbered {@code from} or later (each commit discards the one before it). */
     static boolean committedFrom(Path dir, int from) {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.matches("checkpoint-\\d+"))
+        try {
+            return list(dir).stream().filter(n -> n.matches("checkpoint-\\d+"))
                     .anyMatch(n -> Integer.parseInt(n.substring("checkpoint-".length())) >= from);
         } catch (IOException notYet) {
             return false;
