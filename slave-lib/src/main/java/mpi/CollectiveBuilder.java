@@ -4,7 +4,6 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.ReduceOp;
 
-import java.nio.ByteBuffer;
 
 /**
  * Checks the arguments of one member's collective call and turns them into a
@@ -359,8 +358,8 @@ class CollectiveBuilder {
 
     /**
      * Block i of {@code counts[i]} items of {@code types[i]} at byte {@code displs[i]}, for every
-     * rank i. A byte displacement is a whole number of items, or inside a ByteBuffer, which can be
-     * viewed from any byte.
+     * rank i. A byte displacement that is not a whole number of items shifts the type map instead,
+     * as buffers are raw memory.
      */
     Span[] byteSpans(Object buf, int[] counts, int[] displs, Datatype[] types, boolean receive)
             throws MPIException {
@@ -374,14 +373,13 @@ class CollectiveBuilder {
                 throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype for rank " + i);
             }
             int item = type.extentBytes();
-            if (counts[i] == 0 || item > 0 && displs[i] % item == 0) {
+            if (counts[i] == 0) {
+                out[i] = span(buf, 0, 0, type, receive);
+            } else if (item > 0 && displs[i] % item == 0) {
                 out[i] = span(buf, displs[i] / item, counts[i], type, receive);
-            } else if (buf instanceof ByteBuffer b && displs[i] > 0 && displs[i] <= b.capacity()) {
-                out[i] = span(b.duplicate().clear().position(displs[i]).slice(), 0, counts[i], type, receive);
             } else {
-                throw MPIException.of(MPI.ERR_ARG, call + ": byte displacement " + displs[i] + " for rank " + i
-                        + " is not a multiple of the " + item + "-byte extent of " + type + " (only a ByteBuffer can hold"
-                        + " an item at any byte)");
+                Datatype.checkUsable(call, type);
+                out[i] = span(buf, 0, counts[i], type.shifted(call, displs[i]), receive);
             }
         }
         return out;

@@ -249,6 +249,16 @@ public final class Datatype implements Freeable {
         return DerivedTypes.resized(oldType, lb, extent);
     }
 
+    /**
+     * This type's items {@code bytes} further into the buffer: the same extent, base type and
+     * committed state, every displacement moved by {@code bytes}.
+     */
+    Datatype shifted(String call, int bytes) throws MPIException {
+        Datatype t = derived(base, TypeMap.struct(call, new int[]{1}, new long[]{bytes}, new TypeMap[]{map}));
+        t.committed = committed;
+        return t;
+    }
+
     /** A new, uncommitted derived type of {@code base} and layout {@code map}. */
     static Datatype derived(Base base, TypeMap map) {
         return new Datatype(base, map, false, false, "");

@@ -281,6 +281,36 @@ class CollectiveTest extends WithMaster {
     }
 
     @Test
+    void shouldTakeByteDisplacementsOfPartItemsInArraysInAllToAllw() throws Exception {
+        // Items of two ints (8 bytes) at bytes 4, 12, 20 and 28: whole ints but not whole items.
+        Datatype two = Datatype.createContiguous(2, MPI.INT);
+        two.commit();
+        int[] send = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+        int[] in = new int[9];
+        Arrays.fill(in, -1);
+        int[] ones = {1, 1, 1, 1};
+        int[] displs = {4, 12, 20, 28};
+        Datatype[] types = {two, two, two, two};
+        WORLD.allToAllw(send, ones, displs, types, in, ones, displs, types);
+        assertArrayEquals(bytesOf(1, 2, 3, 4, 5, 6, 7, 8), dataOf(onlyStart()));
+        // Every rank sends what this one does: the block for this rank, from each.
+        int b = 1 + 2 * FakeMaster.RANK;
+        assertArrayEquals(new int[] {-1, b, b + 1, b, b + 1, b, b + 1, b, b + 1}, in);
+    }
+
+    @Test
+    void shouldTakeEmptyBlocksOfAZeroExtentTypeAtAnyByteInAllToAllw() throws Exception {
+        Datatype none = Datatype.createResized(MPI.INT, 0, 0);
+        none.commit();
+        int[] buf = {7, 7};
+        int[] zeros = new int[4];
+        int[] displs = {0, 3, 5, 9};
+        Datatype[] types = {none, none, none, none};
+        WORLD.allToAllw(buf, zeros, displs, types, buf, zeros, displs, types);
+        assertArrayEquals(new int[] {7, 7}, buf);
+    }
+
+    @Test
     void shouldSpillLargeBlocksAndReadThemBackAsSlices() throws Exception {
         int[] mine = new int[100];
         Arrays.setAll(mine, i -> 1000 + i);
@@ -564,7 +594,8 @@ class CollectiveTest extends WithMaster {
         assertError(MPI.ERR_TYPE, () -> WORLD.allToAllw(four, new int[4], new int[4], new Datatype[4],
                 four, new int[4], new int[4], new Datatype[4]));
         Datatype[] ints = {MPI.INT, MPI.INT, MPI.INT, MPI.INT};
-        assertError(MPI.ERR_ARG, () -> WORLD.allToAllw(four, new int[] {1, 1, 1, 1}, new int[] {0, 2, 4, 8}, ints,
+        // byte 14 is not a whole number of ints, which is allowed, but the int there ends past the buffer
+        assertError(MPI.ERR_BUFFER, () -> WORLD.allToAllw(four, new int[] {1, 1, 1, 1}, new int[] {0, 2, 4, 14}, ints,
                 four, new int[4], new int[4], ints));
         assertError(MPI.ERR_ARG, () -> WORLD.allToAllw(four, new int[4], new int[4], new Datatype[3],
                 four, new int[4], new int[4], ints));
