@@ -4,7 +4,6 @@ import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.ReduceOp;
 
-
 /**
  * Checks the arguments of one member's collective call and turns them into a
  * {@link CollectiveCall}: the blocks it sends and the spans its pieces land in. One method per

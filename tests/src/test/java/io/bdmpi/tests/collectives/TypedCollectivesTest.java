@@ -12,23 +12,19 @@ import org.junit.jupiter.params.provider.CsvSource;
  * signatures) on COMM_WORLD, a split with undefined colours, a dup and a created communicator,
  * with arrays, direct buffers, in-place and nonblocking forms; see {@link TypedCollectives}.
  * Several nodes run over MPICH (the default library); {@code -im} 4096 sends the large parts
- * through disk.
+ * through disk, 131072 is bdmpiexec's default.
  */
 class TypedCollectivesTest {
 
     @ParameterizedTest(name = "-nn {0} -ns {1} -nr {2}, seed {3}, -im {4}")
     @CsvSource({
         "1,5,2,1,4096",
-        "1,4,1,2,0",
-        "2,3,2,3,0",
+        "1,4,1,2,131072",
+        "2,3,2,3,131072",
     })
     void randomRounds(int nodes, int perNode, int running, long seed, int inlineMax) {
-        JobRunner job = JobRunner.job(TypedCollectives.class).nodes(nodes).ranks(perNode).running(running)
-                .args(60, seed);
-        if (inlineMax > 0) {
-            job.inlineMax(inlineMax);
-        }
-        JobResult r = job.run();
+        JobResult r = JobRunner.job(TypedCollectives.class).nodes(nodes).ranks(perNode).running(running)
+                .inlineMax(inlineMax).args(60, seed).run();
         Expect.successfulRun(r, nodes, perNode, running);
         Expect.okFromEveryRank(r, "TypedCollectives", nodes * perNode);
     }

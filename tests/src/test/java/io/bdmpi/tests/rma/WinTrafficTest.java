@@ -13,8 +13,9 @@ import java.time.Duration;
 /**
  * Random one-sided traffic ({@link WinTraffic}): fence, passive-target, post/start/complete/wait
  * and request-based rounds of put, get, accumulate, getAccumulate, fetchAndOp and compareAndSwap
- * over created, allocated and dynamic windows with several displacement units, with vector and indexed datatypes;
- * every rank checks its part of every window and every fetched value against a model of the plan.
+ * over created, allocated and dynamic windows with several displacement units, with vector and
+ * indexed datatypes; every rank checks its part of every window and every fetched value against a
+ * model of the plan.
  * On two nodes (over MPICH) the masters carry the operations between the nodes.
  */
 class WinTrafficTest {

@@ -859,7 +859,6 @@ public final class TypedCollectives {
             default -> block;
         };
         what += " " + opName(o) + " count " + total;
-        int elems = total * l.n();
         // which ranks' contributions my result folds, and from which item it starts
         int lo = 0;
         int hi = n - 1;
