@@ -27,7 +27,9 @@ import static io.bdmpi.bench.Report.column;
  * each: {@code -nn 2 -ns 1 -nr 1}) against raw MPI between two processes started the same way
  * ({@code mpiexec -n 2 java ...}, as the masters are) with the masters' own binding: {@link RawMpi}.
  * Both run {@link Bandwidth} and {@link PingPong}'s exchanges and print the same lines. The two
- * alternate, run by run, so both see the same load from whatever else the machine runs.
+ * alternate, run by run, so both see the same load from whatever else the machine runs. With each
+ * bandwidth run, {@link SpillStages} times what bdmpi's path adds to MPI's copy, stage by stage, and
+ * the report derives from it the ceiling of that path on this machine.
  *
  * <p>Properties: {@code bench.internode.sizes} (bytes, "67108864,1048576"),
  * {@code .bytesPerRound} (512 MiB; the message count is this over the size, at least 2),
@@ -44,6 +46,7 @@ class InternodeBenchmarkTest {
     private static final Target TARGET = Target.atLeast(0.5);
     private static final int LATENCY_BYTES = 8;
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(5);
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     private final List<Integer> sizes = BenchConfig.integers("bench.internode.sizes",
             List.of(TARGET_SIZE, MIB), List.of(TARGET_SIZE, MIB));
@@ -59,9 +62,11 @@ class InternodeBenchmarkTest {
         String loadBefore = loadAverage();
         List<List<Double>> rawRates = new ArrayList<>();
         List<List<Double>> bdmpiRates = new ArrayList<>();
+        List<List<Measured>> stages = new ArrayList<>();
         sizes.forEach(s -> {
             rawRates.add(new ArrayList<>());
             bdmpiRates.add(new ArrayList<>());
+            stages.add(new ArrayList<>());
         });
         List<Double> rawMicros = new ArrayList<>();
         List<Double> bdmpiMicros = new ArrayList<>();
@@ -71,6 +76,7 @@ class InternodeBenchmarkTest {
                 String[] args = {Integer.toString(size), Integer.toString(messagesPerRound(size)), Integer.toString(rounds)};
                 rawRates.get(i).addAll(rates(raw("bandwidth", args)));
                 bdmpiRates.get(i).addAll(rates(bdmpi(Bandwidth.class, "Bandwidth", rounds, (Object[]) args)));
+                stages.get(i).addAll(spillStages(size));
             }
             rawMicros.addAll(micros(raw("pingpong", pingPongArgs())));
             bdmpiMicros.addAll(micros(bdmpi(PingPong.class, "PingPong", batches, (Object[]) pingPongArgs())));
@@ -95,6 +101,7 @@ class InternodeBenchmarkTest {
             report.row(size / MIB + " MiB one way, MB/s (" + messagesPerRound(size) + " msgs/round)", raw.median(), range(raw),
                     bdmpi.median(), range(bdmpi), ratio, targeted ? TARGET.toString() : null,
                     targeted ? TARGET.metBy(ratio) : null);
+            stageRows(report, size, raw, stages.get(i));
         }
         Samples raw = Samples.of(rawMicros);
         Samples bdmpi = Samples.of(bdmpiMicros);
@@ -109,10 +116,61 @@ class InternodeBenchmarkTest {
                 .note("Raw MPI: RawMpi under mpiexec -n 2, the masters' launcher, JVM and MPI binding: nonblocking"
                         + " calls tested until complete, yielding in between as the pump does, from reused direct buffers"
                         + " (one copy, no files).")
+                .note("Stages (SpillStages, one JVM started as slaves are, the spill code of bdmpi, a directory on the"
+                        + " job's file system, one per bandwidth run, " + rounds + " timed rounds of a round's messages):"
+                        + " what a large message costs besides MPI's own copy, each stage alone. MPI's copy is raw MPI's"
+                        + " median time per message. The ceiling is the rate of a round if every stage overlapped"
+                        + " perfectly with the others on the machine's " + CORES + " cores: the first message takes all"
+                        + " its stages' time, each next one its slowest stage or its stages' total over the cores,"
+                        + " whichever is longer.")
                 .note("Load average (1, 5, 15 min) before: " + loadBefore + "; after: " + loadAfter
                         + ". The machine's other work slows both sides, not always equally: compare within a run.")
                 .note("Target: bdmpi " + TARGET + " raw MPI's bandwidth for 64 MiB messages.")
                 .publish();
+    }
+
+    /**
+     * The rows of one size's stages, each in ms per message, and the ceiling they put on the path's
+     * bandwidth: what bdmpi could reach on this machine with its copies as they are. A round is a
+     * pipeline: its first message passes every stage, each next one follows a message time later
+     * (its slowest stage, or all its stages' work shared by the cores, whichever is longer).
+     */
+    private void stageRows(Report report, int size, Samples raw, List<Measured> stages) {
+        Samples write = msPerMessage(stages, "writeNs");
+        Samples delete = msPerMessage(stages, "deleteNs");
+        Samples read = msPerMessage(stages, "readNs");
+        Samples rewrite = msPerMessage(stages, "rewriteNs");
+        double mpiCopy = size / 1e3 / raw.median();
+        String label = size / MIB + " MiB, ms per message: ";
+        report.row(label + "sending slave writes a new spill file", null, null, write.median(), range(write), null, null, null);
+        report.row(label + "sending master deletes it", null, null, delete.median(), range(delete), null, null, null);
+        report.row(label + "MPI's copy (raw MPI)", mpiCopy, null, null, null, null, null, null);
+        report.row(label + "receiving slave maps it and copies it to its heap", null, null, read.median(), range(read),
+                null, null, null);
+        report.row(label + "sending slave overwrites a recycled file instead (not done)", null, null, rewrite.median(),
+                range(rewrite), null, null, null);
+        ceilingRow(report, size, raw, size / MIB + " MiB, ceiling with every stage overlapped, MB/s",
+                write.median(), delete.median(), mpiCopy, read.median());
+        ceilingRow(report, size, raw, size / MIB + " MiB, the same with recycled sending files, MB/s",
+                rewrite.median(), mpiCopy, read.median());
+    }
+
+    private void ceilingRow(Report report, int size, Samples raw, String label, double... stageMillis) {
+        double total = 0;
+        double slowest = 0;
+        for (double ms : stageMillis) {
+            total += ms;
+            slowest = Math.max(slowest, ms);
+        }
+        double perMessage = Math.max(slowest, total / CORES);
+        int messages = messagesPerRound(size);
+        double round = total + (messages - 1) * perMessage;
+        double rate = messages * size / 1e3 / round;
+        report.row(label, raw.median(), null, rate, null, rate / raw.median(), null, null);
+    }
+
+    private static Samples msPerMessage(List<Measured> stages, String key) {
+        return Samples.of(stages.stream().map(m -> m.get(key) / 1e6 / m.get("messages")).toList());
     }
 
     private int messagesPerRound(int size) {
@@ -137,10 +195,33 @@ class InternodeBenchmarkTest {
     /** The measurement lines of one run of {@link RawMpi} under the masters' MPI launcher. */
     static List<Measured> raw(String mode, String... args) {
         List<String> command = MpiLauncher.find(null, System.getenv()).command(2, null, null);
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                JobRunner.testClassPath(), RawMpi.class.getName(), mode));
+        command.addAll(java(List.of(), RawMpi.class));
+        command.add(mode);
         command.addAll(List.of(args));
-        try (TempDirectory dir = TempDirectory.create("bench-rawmpi-")) {
+        return run(command, mode.equals("bandwidth") ? "Bandwidth" : "PingPong");
+    }
+
+    /** The lines of one run of {@link SpillStages} in a JVM started as slaves are, in a directory like a job's. */
+    private List<Measured> spillStages(int size) {
+        try (TempDirectory dir = TempDirectory.create("bench-stages-")) {
+            List<String> command = java(ChildJvm.SLAVE_JVM_OPTIONS, SpillStages.class);
+            command.addAll(List.of(dir.path().toString(), Integer.toString(size), Integer.toString(messagesPerRound(size)),
+                    Integer.toString(rounds)));
+            return run(command, "SpillStages");
+        }
+    }
+
+    private static List<String> java(List<String> options, Class<?> main) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(options);
+        command.addAll(List.of("-cp", JobRunner.testClassPath(), main.getName()));
+        return command;
+    }
+
+    /** Runs {@code command} to its end and returns its measurement lines of {@code program}; fails unless it exits 0 in time. */
+    private static List<Measured> run(List<String> command, String program) {
+        try (TempDirectory dir = TempDirectory.create("bench-output-")) {
             Path output = dir.path().resolve("output");
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -154,7 +235,7 @@ class InternodeBenchmarkTest {
             if (!ended || p.exitValue() != 0) {
                 throw new AssertionError((ended ? "exit " + p.exitValue() : "timed out") + ": " + command + "\n" + text);
             }
-            return Measured.from(text.lines().toList(), mode.equals("bandwidth") ? "Bandwidth" : "PingPong");
+            return Measured.from(text.lines().toList(), program);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);
         } catch (InterruptedException e) {
