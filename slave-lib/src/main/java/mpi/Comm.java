@@ -118,7 +118,9 @@ public class Comm implements Freeable, Cloneable {
      * @param comm2 another communicator
      * @return {@code MPI.IDENT} for the same communicator, {@code MPI.CONGRUENT} for the same
      *         processes in the same order, {@code MPI.SIMILAR} for the same processes in another
-     *         order, {@code MPI.UNEQUAL} otherwise
+     *         order, {@code MPI.UNEQUAL} otherwise; an intracommunicator and an intercommunicator
+     *         are unequal, and two intercommunicators compare their local groups and their remote
+     *         groups, each pair as these words say
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
@@ -129,6 +131,12 @@ public class Comm implements Freeable, Cloneable {
         }
         if (comm1.commId == comm2.commId) {
             return MPI.IDENT;
+        }
+        if (comm1 instanceof Intercomm || comm2 instanceof Intercomm) {
+            // The master's communicator of an intercommunicator is the union of its two groups,
+            // which says nothing of which process is on which side: compare the sides.
+            return comm1 instanceof Intercomm inter1 && comm2 instanceof Intercomm inter2
+                    ? Intercomm.compareSides(inter1, inter2) : MPI.UNEQUAL;
         }
         MasterReply.CommInfo a;
         MasterReply.CommInfo b;

@@ -125,11 +125,15 @@ public final class Group implements Freeable {
      */
     public static int compare(Group group1, Group group2) throws MPIException {
         check("MPI_Group_compare", group1, group2);
-        if (Arrays.equals(group1.members, group2.members)) {
+        return compareMembers(group1.members, group2.members);
+    }
+
+    /** {@link #compare} of two lists of COMM_WORLD ranks. */
+    static int compareMembers(int[] members1, int[] members2) {
+        if (Arrays.equals(members1, members2)) {
             return MPI.IDENT;
         }
-        return group1.members.length == group2.members.length && asSet(group1.members).equals(asSet(group2.members))
-                ? MPI.SIMILAR : MPI.UNEQUAL;
+        return members1.length == members2.length && asSet(members1).equals(asSet(members2)) ? MPI.SIMILAR : MPI.UNEQUAL;
     }
 
     /**

@@ -81,6 +81,20 @@ public final class Intercomm extends Comm {
     }
 
     /**
+     * {@code MPI_Comm_compare} of two different intercommunicators: CONGRUENT when both local groups
+     * and both remote groups are the same processes in the same order, SIMILAR when they are the
+     * same processes, UNEQUAL otherwise.
+     */
+    static int compareSides(Intercomm inter1, Intercomm inter2) {
+        int local = Group.compareMembers(inter1.groups.local, inter2.groups.local);
+        int remote = Group.compareMembers(inter1.groups.remote, inter2.groups.remote);
+        if (local == MPI.UNEQUAL || remote == MPI.UNEQUAL) {
+            return MPI.UNEQUAL;
+        }
+        return local == MPI.IDENT && remote == MPI.IDENT ? MPI.CONGRUENT : MPI.SIMILAR;
+    }
+
+    /**
      * The size of the remote group.
      *
      * @return the number of processes in the other group
