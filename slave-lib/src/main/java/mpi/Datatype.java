@@ -607,8 +607,9 @@ public final class Datatype implements Freeable {
 
     /**
      * mpiJava 1.2: as {@link #createStruct}, with displacements in elements of the buffer (every
-     * type has the same base, as mpiJava requires). {@code MPI.LB} and {@code MPI.UB} entries set
-     * the lower and upper bound, as {@link #createResized} does.
+     * type has the same base, as mpiJava requires; the new type has it too, so that its getters
+     * count in elements of the buffer). {@code MPI.LB} and {@code MPI.UB} entries set the lower and
+     * upper bound, as {@link #createResized} does.
      *
      * @param blocklengths the items per block
      * @param displacements each block's start, in buffer elements
@@ -622,9 +623,13 @@ public final class Datatype implements Freeable {
         }
         int n = Math.min(types.length, Math.min(blocklengths.length, displacements.length));
         int unit = 1;
+        Base common = null;
+        boolean oneBase = true;
         for (int i = n - 1; i >= 0; i--) {
-            if (types[i] != MPI.LB && types[i] != MPI.UB) {
+            if (types[i] != MPI.LB && types[i] != MPI.UB && types[i] != null) {
                 unit = unitOf(types[i]);
+                oneBase &= common == null || common == types[i].base;
+                common = types[i].base;
             }
         }
         int[] lengths = new int[n];
@@ -645,6 +650,9 @@ public final class Datatype implements Freeable {
             }
         }
         Datatype t = createStruct(Arrays.copyOf(lengths, k), Arrays.copyOf(bytes, k), Arrays.copyOf(kept, k));
+        if (oneBase && common != null) {
+            t = derived(common, t.map);
+        }
         if (lb == null && ub == null) {
             return t;
         }

@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -214,6 +215,27 @@ class DatatypeTest extends WithMaster {
         assertEquals(4, s.getElements(struct));
         assertEquals(24, s.getCount(MPI.BYTE));
         assertError(MPI.ERR_OP, () -> Comm.reduceLocal(out, in, 1, struct, MPI.SUM));
+    }
+
+    @Test
+    void shouldCountMpiJavaStructsInElementsOfTheBuffer() throws Exception {
+        Datatype ints = Datatype.Struct(new int[] {1, 2}, new int[] {0, 3}, new Datatype[] {MPI.INT, MPI.INT});
+        assertEquals(List.of(5, 3, 0, 5), List.of(ints.Extent(), ints.Size(), ints.Lb(), ints.Ub()));
+        Datatype bounded = Datatype.Struct(new int[] {1, 1, 1}, new int[] {0, 2, 4},
+                new Datatype[] {MPI.INT, MPI.INT, MPI.UB});
+        assertEquals(List.of(4, 2, 0, 4), List.of(bounded.Extent(), bounded.Size(), bounded.Lb(), bounded.Ub()));
+        ints.Commit();
+        SELF.Send(new int[] {-9, 1, -1, -1, 2, 3, 4, -1, -1, 5, 6}, 1, 2, ints, 0, 0);
+        int[] in = new int[10];
+        SELF.Recv(in, 0, 2, ints, 0, 0);
+        assertArrayEquals(new int[] {1, 0, 0, 2, 3, 4, 0, 0, 5, 6}, in);
+
+        Datatype flags = Datatype.Struct(new int[] {1, 1}, new int[] {0, 2}, new Datatype[] {MPI.BOOLEAN, MPI.BOOLEAN});
+        flags.Commit();
+        SELF.Send(new boolean[] {true, false, true}, 0, 1, flags, 0, 1);
+        boolean[] got = {false, true, false};
+        SELF.Recv(got, 0, 1, flags, 0, 1);
+        assertArrayEquals(new boolean[] {true, true, true}, got, "a boolean[] takes a struct of BOOLEAN; its gap stays");
     }
 
     @Test
