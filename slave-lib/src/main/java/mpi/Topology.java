@@ -250,7 +250,14 @@ sealed interface Topology permits Topology.Cart, Topology.Graph, Topology.DistGr
             }
         }
 
-        /** {@code n} as a product of {@code parts} factors, the largest as small as possible, then the spread. */
+        /**
+         * {@code n} as a product of {@code parts} non-increasing factors "as close to each other as
+         * possible": the smallest spread (largest minus smallest), then the smallest sum, then the
+         * first found from the largest factors down. That is MPICH's choice for every {@code n} up
+         * to 1100 in 1 to 4 dimensions and up to 400 in 5 and 6 (checked against its
+         * {@code MPI_Dims_create}); a rule on the largest factor alone gives [5, 4, 1, 1] for 20 in
+         * 4 dimensions instead of [5, 2, 2, 1].
+         */
         static int[] balancedFactors(int n, int parts) {
             int[] best = new int[parts];
             if (parts == 0) {
@@ -279,9 +286,6 @@ sealed interface Topology permits Topology.Cart, Topology.Graph, Topology.DistGr
                     break;
                 }
                 if (rest % f == 0) {
-                    if (at == 0 && f > best[0]) {
-                        continue;
-                    }
                     current[at] = f;
                     search(rest / f, parts, f, current, at + 1, best);
                 }
@@ -290,7 +294,9 @@ sealed interface Topology permits Topology.Cart, Topology.Graph, Topology.DistGr
 
         private static boolean better(int[] a, int[] best) {
             int last = a.length - 1;
-            return a[0] < best[0] || (a[0] == best[0] && a[0] - a[last] < best[0] - best[last]);
+            int spread = a[0] - a[last];
+            int bestSpread = best[0] - best[last];
+            return spread < bestSpread || spread == bestSpread && Arrays.stream(a).sum() < Arrays.stream(best).sum();
         }
     }
 

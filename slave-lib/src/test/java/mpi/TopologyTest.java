@@ -34,6 +34,18 @@ class TopologyTest {
         assertEquals(MPI.ERR_DIMS, errorOf(() -> dims(5)));
     }
 
+    /** MPICH's MPI_Dims_create for these: the smallest spread, then the smallest sum (the largest factor alone is not it). */
+    @Test
+    void shouldBalanceAsMpichDoes() throws MPIException {
+        assertArrayEquals(new int[] {5, 2, 2, 1}, dims(20, 0, 0, 0, 0));
+        assertArrayEquals(new int[] {7, 3, 2, 1}, dims(42, 0, 0, 0, 0));
+        assertArrayEquals(new int[] {13, 3, 2, 1}, dims(78, 0, 0, 0, 0));
+        assertArrayEquals(new int[] {10, 6, 6}, dims(360, 0, 0, 0));
+        assertArrayEquals(new int[] {3, 2, 2, 2, 2, 2}, dims(96, 0, 0, 0, 0, 0, 0));
+        assertArrayEquals(new int[] {32, 32, 32, 32}, dims(1 << 20, 0, 0, 0, 0));
+        assertArrayEquals(new int[] {33, 30, 28, 26}, dims(720720, 0, 0, 0, 0));
+    }
+
     @Test
     void shouldKeepGivenDimensionsAsConstraints() throws MPIException {
         assertArrayEquals(new int[] {3, 2, 2}, dims(12, 3, 0, 0));
