@@ -17,6 +17,9 @@ import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 
+import static io.bdmpi.tests.programs.Ranks.indexOf;
+import static io.bdmpi.tests.programs.Ranks.range;
+
 /**
  * Random communicator and group management checked against a model every rank keeps: a plan drawn
  * from a seed all ranks share picks, each round, one operation on a member of a pool of at most
@@ -824,22 +827,5 @@ public final class CommTraffic {
         if (g != null && g != MPI.GROUP_EMPTY && !g.isNull()) {
             g.free();
         }
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == v) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static int[] range(int n) {
-        int[] r = new int[n];
-        for (int i = 0; i < n; i++) {
-            r[i] = i;
-        }
-        return r;
     }
 }

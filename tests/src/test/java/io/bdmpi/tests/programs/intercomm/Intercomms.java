@@ -9,6 +9,8 @@ import mpi.Status;
 
 import java.util.Arrays;
 
+import static io.bdmpi.tests.programs.Ranks.range;
+
 /**
  * An intercommunicator between the even and the odd ranks of COMM_WORLD (at least 2 ranks), made
  * with {@code createIntercomm} from an even/odd split, and every kind of traffic on it, checked:
@@ -174,14 +176,6 @@ public final class Intercomms {
         half.free();
         System.out.println("Intercomms rank " + world + " OK");
         MPI.Finalize();
-    }
-
-    private static int[] range(int n) {
-        int[] r = new int[n];
-        for (int i = 0; i < n; i++) {
-            r[i] = i;
-        }
-        return r;
     }
 
     /** The world ranks of one colour's group, in rank order: colour, colour + 2, ... */

@@ -22,6 +22,9 @@ import mpi.Request;
 import mpi.ShiftParms;
 import mpi.Status;
 
+import static io.bdmpi.tests.programs.Ranks.indexOf;
+import static io.bdmpi.tests.programs.Ranks.range;
+
 /**
  * Random process topologies and neighbourhood collectives checked against a model every rank keeps:
  * a plan drawn from a seed all ranks share picks, each round, the parent (COMM_WORLD, or the parts of
@@ -1235,22 +1238,5 @@ public final class TopologyTraffic {
             p *= d;
         }
         return p;
-    }
-
-    private static int indexOf(int[] a, int v) {
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == v) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static int[] range(int n) {
-        int[] r = new int[n];
-        for (int i = 0; i < n; i++) {
-            r[i] = i;
-        }
-        return r;
     }
 }
