@@ -374,16 +374,10 @@ public final class CommTraffic {
     }
 
     private static void intercomm(Random plan, int round, String where, List<Entry> pool) throws MPIException {
-        List<Entry> big = new ArrayList<>();
-        for (Entry e : pool) {
-            if (e.members.length >= 2) {
-                big.add(e);
-            }
-        }
-        if (big.isEmpty()) {
+        Entry e = pickOfTwoOrMore(plan, pool);
+        if (e == null) {
             return;
         }
-        Entry e = big.get(plan.nextInt(big.size()));
         int n = e.members.length;
         int[] side = new int[n];
         int[] key = new int[n];
@@ -519,16 +513,10 @@ public final class CommTraffic {
      * there, then receives on {@code on} and must get the second.
      */
     private static void cross(Random plan, int round, String where, List<Entry> pool) throws MPIException {
-        List<Entry> big = new ArrayList<>();
-        for (Entry e : pool) {
-            if (e.members.length >= 2) {
-                big.add(e);
-            }
-        }
-        if (big.isEmpty()) {
+        Entry on = pickOfTwoOrMore(plan, pool);
+        if (on == null) {
             return;
         }
-        Entry on = big.get(plan.nextInt(big.size()));
         int n = on.members.length;
         int src = plan.nextInt(n);
         int dst = (src + 1 + plan.nextInt(n - 1)) % n;
@@ -580,6 +568,17 @@ public final class CommTraffic {
         if (makeDup && otherComm != null) {
             otherComm.free();
         }
+    }
+
+    /** A random pool member of at least two processes, or null when there is none. */
+    private static Entry pickOfTwoOrMore(Random plan, List<Entry> pool) {
+        List<Entry> big = new ArrayList<>();
+        for (Entry e : pool) {
+            if (e.members.length >= 2) {
+                big.add(e);
+            }
+        }
+        return big.isEmpty() ? null : big.get(plan.nextInt(big.size()));
     }
 
     /** Frees pool member {@code i} (its members call free) and drops it from the pool. */

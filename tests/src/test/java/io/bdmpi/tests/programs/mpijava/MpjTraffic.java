@@ -177,18 +177,6 @@ public final class MpjTraffic {
         }
     }
 
-    /** inoutvec = invec + "" + inoutvec over Object[]. */
-    static final class Concat extends User_function {
-        @Override
-        public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype) {
-            Object[] in = (Object[]) invec;
-            Object[] io = (Object[]) inoutvec;
-            for (int i = 0; i < count; i++) {
-                io[inoutoffset + i] = in[inoffset + i] + "" + io[inoutoffset + i];
-            }
-        }
-    }
-
     public static void main(String[] args) throws MPIException {
         args = MPI.Init(args);
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
@@ -214,7 +202,7 @@ public final class MpjTraffic {
         }
         ops = new Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.BAND, MPI.BOR, MPI.BXOR, MPI.LAND, MPI.LOR, MPI.LXOR,
             MPI.MAXLOC, MPI.MINLOC, new Op(new UserSum(), true), new Op(new Affine(), false),
-            new Op(new Concat(), false)};
+            new Op(new MpjCollectives.Concat(), false)};
 
         Random plan = new Random(seed);
         List<Round> plans = new ArrayList<>();
