@@ -119,8 +119,8 @@ public class Comm implements Freeable, Cloneable {
      * @return {@code MPI.IDENT} for the same communicator, {@code MPI.CONGRUENT} for the same
      *         processes in the same order, {@code MPI.SIMILAR} for the same processes in another
      *         order, {@code MPI.UNEQUAL} otherwise; an intracommunicator and an intercommunicator
-     *         are unequal, and two intercommunicators compare their local groups and their remote
-     *         groups, each pair as these words say
+     *         are unequal, and two intercommunicators are congruent or similar only when both their
+     *         local groups and their remote groups are
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public static int compare(Comm comm1, Comm comm2) throws MPIException {
