@@ -17,8 +17,9 @@ import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
 
-import static io.bdmpi.tests.programs.Ranks.indexOf;
-import static io.bdmpi.tests.programs.Ranks.range;
+import static io.bdmpi.tests.programs.Models.indexOf;
+import static io.bdmpi.tests.programs.Models.range;
+import static io.bdmpi.tests.programs.Models.weighted;
 
 /**
  * Random communicator and group management checked against a model every rank keeps: a plan drawn
@@ -120,13 +121,8 @@ public final class CommTraffic {
         checkShape(-1, "start", pool.get(0));
         checkSelf();
 
-        int total = Arrays.stream(WEIGHT).sum();
         for (int round = 0; round < rounds; round++) {
-            int draw = plan.nextInt(total);
-            int op = 0;
-            while (draw >= WEIGHT[op]) {
-                draw -= WEIGHT[op++];
-            }
+            int op = weighted(plan, WEIGHT);
             counts[op]++;
             String where = "round " + round + ", " + OPS[op];
             switch (op) {

@@ -9,7 +9,7 @@ import mpi.Status;
 
 import java.util.Arrays;
 
-import static io.bdmpi.tests.programs.Ranks.range;
+import static io.bdmpi.tests.programs.Models.range;
 
 /**
  * An intercommunicator between the even and the odd ranks of COMM_WORLD (at least 2 ranks), made

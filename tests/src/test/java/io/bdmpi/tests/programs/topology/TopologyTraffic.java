@@ -9,6 +9,8 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
+import java.util.function.IntUnaryOperator;
+import java.util.stream.IntStream;
 
 import mpi.CartComm;
 import mpi.CartParms;
@@ -22,8 +24,9 @@ import mpi.Request;
 import mpi.ShiftParms;
 import mpi.Status;
 
-import static io.bdmpi.tests.programs.Ranks.indexOf;
-import static io.bdmpi.tests.programs.Ranks.range;
+import static io.bdmpi.tests.programs.Models.indexOf;
+import static io.bdmpi.tests.programs.Models.range;
+import static io.bdmpi.tests.programs.Models.weighted;
 
 /**
  * Random process topologies and neighbourhood collectives checked against a model every rank keeps:
@@ -121,13 +124,8 @@ public final class TopologyTraffic {
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         Check.equal(MPI.UNDEFINED, MPI.COMM_WORLD.getTopology(), "getTopology of COMM_WORLD");
         Random plan = new Random(seed);
-        int total = Arrays.stream(WEIGHT).sum();
         for (int round = 0; round < rounds; round++) {
-            int draw = plan.nextInt(total);
-            int op = 0;
-            while (draw >= WEIGHT[op]) {
-                draw -= WEIGHT[op++];
-            }
+            int op = weighted(plan, WEIGHT);
             counts[op]++;
             String where = "round " + round + ", " + OPS[op];
             Random local = new Random(seed * 1_000_003L + round * 1009L + world);
@@ -649,14 +647,8 @@ public final class TopologyTraffic {
         Check.equal(m, g.getSize(), what + ": getSize");
         Check.equal(me, g.getRank(), what + ": getRank");
         GraphParms gp = g.getDims();
-        int[] gotIndex = new int[gp.getIndexCount()];
-        for (int i = 0; i < gotIndex.length; i++) {
-            gotIndex[i] = gp.getIndex(i);
-        }
-        int[] gotEdges = new int[gp.getEdgeCount()];
-        for (int i = 0; i < gotEdges.length; i++) {
-            gotEdges[i] = gp.getEdge(i);
-        }
+        int[] gotIndex = ints(gp.getIndexCount(), gp::getIndex);
+        int[] gotEdges = ints(gp.getEdgeCount(), gp::getEdge);
         Check.equal(Arrays.toString(index), Arrays.toString(gotIndex), what + ": getDims index");
         Check.equal(Arrays.toString(edges), Arrays.toString(gotEdges), what + ": getDims edges");
         for (int r = 0; r < m; r++) {
@@ -752,14 +744,8 @@ public final class TopologyTraffic {
         Check.equal(Arrays.toString(destinations), Arrays.toString(destinationsOf(nb)), what + ": destinations of rank "
                 + me + " (the order given)");
         if (weighted) {
-            int[] sw = new int[nb.getInDegree()];
-            for (int i = 0; i < sw.length; i++) {
-                sw[i] = nb.getSourceWeight(i);
-            }
-            int[] dw = new int[nb.getOutDegree()];
-            for (int i = 0; i < dw.length; i++) {
-                dw[i] = nb.getDestinationWeight(i);
-            }
+            int[] sw = ints(nb.getInDegree(), nb::getSourceWeight);
+            int[] dw = ints(nb.getOutDegree(), nb::getDestinationWeight);
             Check.equal(Arrays.toString(sourceWeights), Arrays.toString(sw), what + ": source weights of rank " + me);
             Check.equal(Arrays.toString(destWeights), Arrays.toString(dw), what + ": destination weights of rank " + me);
         }
@@ -876,19 +862,16 @@ public final class TopologyTraffic {
     }
 
     private static int[] sourcesOf(DistGraphNeighbors nb) {
-        int[] s = new int[nb.getInDegree()];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = nb.getSource(i);
-        }
-        return s;
+        return ints(nb.getInDegree(), nb::getSource);
     }
 
     private static int[] destinationsOf(DistGraphNeighbors nb) {
-        int[] d = new int[nb.getOutDegree()];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = nb.getDestination(i);
-        }
-        return d;
+        return ints(nb.getOutDegree(), nb::getDestination);
+    }
+
+    /** {@code at(0) .. at(n - 1)}: what a getter of one index at a time returns, as an array. */
+    private static int[] ints(int n, IntUnaryOperator at) {
+        return IntStream.range(0, n).map(at).toArray();
     }
 
     private static String edgeList(List<int[]> edges) {
