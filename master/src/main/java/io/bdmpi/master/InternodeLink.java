@@ -40,6 +40,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final Path spillDir;
     private final Consumer<MasterEvent> publish;
     private final Consumer<String> deleteSpillFile;
+    private final Consumer<String> returnSentFile;
     private final int inlineMaxBytes;
     private final long recycledBytes;
     private final CountDownLatch peersEnded;
@@ -49,13 +50,19 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final AtomicInteger lostNode = new AtomicInteger(-1);
     private boolean announced;
 
+    /**
+     * @param deleteSpillFile deletes a spill file this master is done with, off the caller's thread
+     * @param returnSentFile  gives the file of a slave's message sent to another node back to the
+     *                        slave (see {@link ReturnedSpillFiles}), off the caller's thread
+     */
     InternodeLink(Internode internode, Placement placement, Path spillDir, int inlineMaxBytes, long recycledBytes,
-                  Consumer<MasterEvent> publish, Consumer<String> deleteSpillFile) {
+                  Consumer<MasterEvent> publish, Consumer<String> deleteSpillFile, Consumer<String> returnSentFile) {
         this.internode = internode;
         this.placement = placement;
         this.spillDir = spillDir;
         this.publish = publish;
         this.deleteSpillFile = deleteSpillFile;
+        this.returnSentFile = returnSentFile;
         this.inlineMaxBytes = inlineMaxBytes;
         this.recycledBytes = recycledBytes;
         this.peersEnded = new CountDownLatch(internode.nodes() - 1);
@@ -72,7 +79,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     @Override
     public void forward(Internode.Arrival arrival) {
         Runnable afterSent = arrival.payload() instanceof Payload.Spilled spilled
-                ? () -> deleteSpillFile.accept(spilled.fileName()) : null;
+                ? () -> returnSentFile.accept(spilled.fileName()) : null;
         try {
             internode.forward(placement.nodeOf(arrival.destWorldRank()), arrival, spillDir, afterSent);
         } catch (UncheckedIOException e) {

@@ -439,16 +439,12 @@ public final class NodeMaster {
                 policy = new MostResidentPolicy(sampler);
             }
             Path spillDir = workDir.spill();
-            Consumer<String> deleteSpillFile = name -> {
-                try {
-                    fileDeleter.execute(() -> deleteQuietly(spillDir.resolve(name)));
-                } catch (RejectedExecutionException jobOver) {
-                    // A forward sent while the job ends: the work directory goes with the job.
-                }
-            };
+            Consumer<String> deleteSpillFile = name -> offThread(fileDeleter, () -> deleteQuietly(spillDir.resolve(name)));
             if (internode != null) {
+                ReturnedSpillFiles returned = new ReturnedSpillFiles(spillDir, context.recycledSpillBytesOn(node));
                 link = new InternodeLink(internode, placement, spillDir, context.inlineMaxBytes(),
-                        context.recycledSpillBytesOn(node), this::publish, deleteSpillFile);
+                        context.recycledSpillBytesOn(node), this::publish, deleteSpillFile,
+                        name -> offThread(fileDeleter, () -> returned.returned(name)));
                 if (lostNode >= 0) {
                     link.peerLost(lostNode);
                 }
@@ -699,6 +695,15 @@ public final class NodeMaster {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /** Runs a spill file's chore on the file deleter thread. */
+    private static void offThread(ExecutorService fileDeleter, Runnable chore) {
+        try {
+            fileDeleter.execute(chore);
+        } catch (RejectedExecutionException jobOver) {
+            // A forward sent while the job ends: the work directory goes with the job.
         }
     }
 

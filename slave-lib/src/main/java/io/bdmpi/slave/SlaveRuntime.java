@@ -92,7 +92,8 @@ public final class SlaveRuntime implements AutoCloseable {
             replies.close();
             throw e;
         }
-        this.spill = new SpillDirectory(env.spillDir(), "r" + env.worldRank() + "-");
+        // Only masters of jobs on several nodes return the files of messages they sent.
+        this.spill = new SpillDirectory(env.spillDir(), "r" + env.worldRank() + "-", env.nodeCount() > 1);
         this.parkWatch = new ParkWatch(env.worldRank(), SlaveEnvironment.shrinkHeapOnPark(System.getenv()));
         in.flip();
     }
@@ -167,7 +168,7 @@ public final class SlaveRuntime implements AutoCloseable {
 
     /**
      * Buffered send: returns once the master owns the message. Messages larger than the inline limit
-     * are first written to a new spill file.
+     * are first written to a spill file.
      *
      * @param message packed now; the program's buffers are free again on return
      */
@@ -449,8 +450,9 @@ public final class SlaveRuntime implements AutoCloseable {
     }
 
     /**
-     * Inline up to the inline limit (or always, when the master must read it), else a new spill
-     * file, packed {@link #SPILL_CHUNK_BYTES} at a time.
+     * Inline up to the inline limit (or always, when the master must read it), else a spill file
+     * (a new one, or one of this slave's that its master returned), packed
+     * {@link #SPILL_CHUNK_BYTES} at a time.
      */
     private Payload payload(Outgoing data, boolean alwaysInline) throws SpillException {
         long length = data.length();
@@ -464,7 +466,7 @@ public final class SlaveRuntime implements AutoCloseable {
             }
             return new Payload.Inline(packed.flip());
         }
-        try (SpillDirectory.Writer file = spill.newFile(length)) {
+        try (SpillDirectory.Writer file = spill.messageFile(length)) {
             for (int p = 0; p < data.parts(); p++) {
                 int itemBytes = data.itemBytes(p);
                 ByteBuffer chunk = packingBuffer(Math.max(SPILL_CHUNK_BYTES, itemBytes));

@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -87,6 +89,63 @@ class SpillDirectoryTest {
         SpillException e = assertThrows(SpillException.class, () -> spill.mapMessage(name, 6));
         assertTrue(e.getMessage().contains("expected 6"), e.getMessage());
         assertTrue(Files.exists(dir.resolve(name)), "a recycled file is never deleted by a reader");
+    }
+
+    @Test
+    void aWriterTakesBackTheFilesItsMasterReturnedAndOverwritesThemInPlace() throws Exception {
+        SpillDirectory spill = new SpillDirectory(dir, "r4-", true);
+        String first = written(spill, 1, 2, 3, 4, 5);
+        String second = written(spill, 6, 7);
+        assertFalse(SpillDirectory.mayBeLonger(first), "a new file has its message's length");
+        Object inode = Files.getAttribute(dir.resolve(first), "unix:ino");
+        Path returned = SpillDirectory.returnedPath(dir, first);
+        assertEquals(dir.resolve("sent-r4-").resolve(first), returned);
+        Files.createDirectories(returned.getParent());
+        Files.move(dir.resolve(first), returned); // its master sent it
+
+        String reused = written(spill, 9, 9);
+        assertTrue(reused.endsWith(SpillDirectory.REUSED_SUFFIX) && SpillDirectory.mayBeLonger(reused), reused);
+        assertEquals(inode, Files.getAttribute(dir.resolve(reused), "unix:ino"), "the returned file itself");
+        assertFalse(Files.exists(returned), "taken back, not copied");
+        assertEquals(ByteBuffer.wrap(new byte[] {9, 9, 3, 4, 5}), ByteBuffer.wrap(Files.readAllBytes(dir.resolve(reused))),
+                "overwritten from its start, never truncated");
+        assertEquals(returned.getParent(), SpillDirectory.returnedPath(dir, reused).getParent(), "and returned as any of its files");
+        MappedByteBuffer mapped = spill.mapMessage(reused, 2);
+        assertEquals(ByteBuffer.wrap(new byte[] {9, 9}), mapped, "its reader maps only the message");
+        Unmapper.unmap(mapped);
+        assertFalse(Files.exists(dir.resolve(reused)), "and deletes it as any writer's file");
+
+        String fresh = written(spill, 1);
+        assertFalse(fresh.endsWith(SpillDirectory.REUSED_SUFFIX), "nothing returned: a new file");
+        assertEquals(Set.of(second, fresh, "sent-r4-"), names());
+    }
+
+    @Test
+    void aWriterThatTakesNothingBackNeverLooks() throws Exception {
+        SpillDirectory untracked = new SpillDirectory(dir, "r6-");
+        String name = written(untracked, 1);
+        Path returned = SpillDirectory.returnedPath(dir, name);
+        Files.createDirectories(returned.getParent());
+        Files.move(dir.resolve(name), returned);
+        assertFalse(written(untracked, 2).endsWith(SpillDirectory.REUSED_SUFFIX));
+        assertTrue(Files.exists(returned));
+    }
+
+    private static String written(SpillDirectory spill, int... bytes) throws SpillException {
+        try (SpillDirectory.Writer w = spill.messageFile(bytes.length)) {
+            ByteBuffer data = ByteBuffer.allocate(bytes.length);
+            for (int b : bytes) {
+                data.put((byte) b);
+            }
+            w.write(data.flip());
+            return w.finish();
+        }
+    }
+
+    private Set<String> names() throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+        }
     }
 
     @Test

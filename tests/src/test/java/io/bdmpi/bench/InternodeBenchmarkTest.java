@@ -142,17 +142,18 @@ class InternodeBenchmarkTest {
         Samples rewrite = msPerMessage(stages, "rewriteNs");
         double mpiCopy = size / 1e3 / raw.median();
         String label = size / MIB + " MiB, ms per message: ";
-        report.row(label + "sending slave writes a new spill file", null, null, write.median(), range(write), null, null, null);
-        report.row(label + "sending master deletes it", null, null, delete.median(), range(delete), null, null, null);
+        report.row(label + "sending slave overwrites a file its master returned", null, null, rewrite.median(),
+                range(rewrite), null, null, null);
         report.row(label + "MPI's copy (raw MPI)", mpiCopy, null, null, null, null, null, null);
         report.row(label + "receiving slave maps it and copies it to its heap", null, null, read.median(), range(read),
                 null, null, null);
-        report.row(label + "sending slave overwrites a recycled file instead (not done)", null, null, rewrite.median(),
-                range(rewrite), null, null, null);
+        report.row(label + "sending slave writes a new spill file instead (none returned)", null, null, write.median(),
+                range(write), null, null, null);
+        report.row(label + "deleting that file", null, null, delete.median(), range(delete), null, null, null);
         ceilingRow(report, size, raw, size / MIB + " MiB, ceiling with every stage overlapped, MB/s",
-                write.median(), delete.median(), mpiCopy, read.median());
-        ceilingRow(report, size, raw, size / MIB + " MiB, the same with recycled sending files, MB/s",
                 rewrite.median(), mpiCopy, read.median());
+        ceilingRow(report, size, raw, size / MIB + " MiB, the same with a new sending file per message, deleted, MB/s",
+                write.median(), delete.median(), mpiCopy, read.median());
     }
 
     private void ceilingRow(Report report, int size, Samples raw, String label, double... stageMillis) {

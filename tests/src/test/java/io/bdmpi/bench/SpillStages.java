@@ -17,13 +17,14 @@ import java.nio.file.StandardOpenOption;
  * path could go on this machine if every stage overlapped perfectly with the others:
  * <ol>
  *   <li><b>write</b>: the sending slave packs the message from its heap, a 256 KiB direct buffer at
- *       a time, into a new spill file ({@code SlaveRuntime}'s way);</li>
- *   <li><b>delete</b>: the sending master deletes that file once MPI has sent it;</li>
+ *       a time, into a new spill file ({@code SlaveRuntime}'s way when its master has returned no
+ *       file of an earlier message);</li>
+ *   <li><b>delete</b>: deleting that file (what the sending master did once MPI had sent it, before
+ *       it returned files to their slaves);</li>
  *   <li><b>read</b>: the receiving slave maps the message in a recycled file (the receiving master's
  *       pool, where MPI put it) and copies it into its heap;</li>
- *   <li><b>rewrite</b>, what bdmpi does not do: the sending slave packs the message into a file it
- *       wrote before, overwriting its cached pages, instead of writing a new file (which then need
- *       not be deleted either).</li>
+ *   <li><b>rewrite</b>: the sending slave packs the message into a file it wrote before,
+ *       overwriting its cached pages, as it does with a file its master returned.</li>
  * </ol>
  * Each round writes all its messages before deleting them, as a round of {@link Bandwidth} keeps
  * them all in flight, and prints {@code SpillStages round=R bytes=B messages=M writeNs=W deleteNs=D

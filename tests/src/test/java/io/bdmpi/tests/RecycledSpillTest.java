@@ -10,7 +10,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A master receives the large messages of other nodes into recycled spill files (see
+ * A master receives the large messages of other nodes into recycled spill files, and the sending
+ * slave takes back its own files once its master sent them (see
  * {@link RecycledSpill}): one file carries a stream of messages one after the other, a file that
  * held a longer message holds a shorter one intact, messages buffered at once each have their own
  * file; and no recycled file outlives the job (the harness checks {@code -wd}), whether it ends

@@ -492,8 +492,8 @@ public final class CheckpointStore {
             throw new IOException("cannot checkpoint a " + p.getClass().getSimpleName() + " payload");
         }
         Path source = spillDir.resolve(s.fileName());
-        if (SpillDirectory.isRecycled(s.fileName())) {
-            // Its master writes another message into it once its reader is done, and it may be longer than the message.
+        if (SpillDirectory.mayBeLonger(s.fileName())) {
+            // It may be longer than the message, and a recycled one holds another message once its reader is done.
             copyPrefix(source, target, s.length());
         } else if (owned) {
             try {

@@ -53,7 +53,9 @@ public final class MasterContext {
      * message from another node overwrites cached pages instead of allocating new ones (64 MiB:
      * 4 to 20 ms instead of 30 to 120 on the reference VM), and MPI receives into the pool's
      * mapping of it. Eight messages of 64 MiB: a sender that streams eight of them ahead of its
-     * receiver finds them all in place when it sends the next eight.
+     * receiver finds them all in place when it sends the next eight. The same bound holds the
+     * files of messages sent to other nodes that the master returns to their slaves, for them to
+     * overwrite with their next ones.
      */
     public static final long RECYCLED_SPILL_BYTES_DEFAULT = 512L * 1024 * 1024;
 
@@ -241,8 +243,8 @@ public final class MasterContext {
 
     /**
      * The most bytes of recycled spill files the master of {@code node} keeps while no message
-     * holds them: {@link #RECYCLED_SPILL_BYTES_DEFAULT}, at most an eighth of the node's
-     * --memory-limit, since the page cache of files a job writes counts against it.
+     * holds them, and of returned ones: {@link #RECYCLED_SPILL_BYTES_DEFAULT}, at most an eighth
+     * of the node's --memory-limit, since the page cache of files a job writes counts against it.
      */
     public long recycledSpillBytesOn(int node) {
         long limit = memoryLimitBytesOn(node);

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -23,7 +24,8 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>ping-pong: rank 0 sends message j once rank 1 has acknowledged message j-1; rank 1's node
  *       then has exactly one recycled file ({@code pool-*} in {@code BDMPI_SPILL_DIR}), which held
- *       every message in turn;</li>
+ *       every message in turn; on rank 0's node, each message's file was returned once sent and
+ *       taken back for the next (see {@link #takeBack});</li>
  *   <li>buffered: rank 0 sends all messages at once; rank 1 receives them in reverse order, the
  *       first half with {@code recv}, the rest with {@code iRecv} + {@code waitAll}, while files
  *       handed back are reused for messages still arriving.</li>
@@ -37,6 +39,7 @@ import java.util.stream.Stream;
 public final class RecycledSpill {
 
     private static final int ACK_TAG = 999_999;
+    private static final long RETURN_GRACE_MS = 5_000;
 
     private RecycledSpill() {
     }
@@ -66,6 +69,9 @@ public final class RecycledSpill {
                 }
                 MPI.COMM_WORLD.send(ack, 1, MPI.INT, 0, ACK_TAG);
             }
+        }
+        if (rank == 0) {
+            takeBack(longest, base);
         }
 
         // 2. buffered, received in reverse order
@@ -105,6 +111,32 @@ public final class RecycledSpill {
         MPI.Finalize();
     }
 
+    /**
+     * Rank 0's master returned the files of its messages once sent, and rank 0 took them back one
+     * after the other: one file is left (two if a return came late), and the next large message, a
+     * shorter one to rank 0 itself, goes into it and arrives intact.
+     */
+    private static void takeBack(int longest, int base) throws MPIException, IOException, InterruptedException {
+        Path returnedDir = SpillDirectory.returnedPath(spillDir(), "r0-1").getParent();
+        long deadline = System.currentTimeMillis() + RETURN_GRACE_MS;
+        while (!Files.isDirectory(returnedDir) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        List<String> returned = files(returnedDir, n -> true);
+        while (returned.isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+            returned = files(returnedDir, n -> true);
+        }
+        Check.that(!returned.isEmpty() && returned.size() <= 2 && returned.stream().anyMatch(SpillDirectory::mayBeLonger),
+                "after its messages one after the other, rank 0's node has returned files " + returned
+                        + ", expected one or two, one of them taken back before");
+        int tag = 201;
+        MPI.COMM_WORLD.send(ints(length(base, tag), tag), length(base, tag), MPI.INT, 0, tag);
+        List<String> reused = files(spillDir(), n -> n.startsWith("r0-") && SpillDirectory.mayBeLonger(n));
+        Check.that(reused.size() == 1, "rank 0's message to itself is not in a file taken back: " + reused);
+        receive(longest, base, tag, "taken back");
+    }
+
     private static void receive(int longest, int base, int tag, String what) throws MPIException {
         int[] got = new int[longest];
         Arrays.fill(got, -1);
@@ -137,8 +169,16 @@ public final class RecycledSpill {
     }
 
     private static List<String> recycledFiles() throws IOException {
-        try (Stream<Path> s = Files.list(Path.of(System.getenv("BDMPI_SPILL_DIR")))) {
-            return s.map(p -> p.getFileName().toString()).filter(SpillDirectory::isRecycled).sorted().toList();
+        return files(spillDir(), SpillDirectory::isRecycled);
+    }
+
+    private static Path spillDir() {
+        return Path.of(System.getenv("BDMPI_SPILL_DIR"));
+    }
+
+    private static List<String> files(Path dir, Predicate<String> which) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(which).sorted().toList();
         }
     }
 }

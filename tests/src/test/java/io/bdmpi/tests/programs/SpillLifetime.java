@@ -13,6 +13,7 @@ import java.nio.IntBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -20,7 +21,8 @@ import java.util.stream.Stream;
  * messages here go through spill files. After each phase and a barrier, rank 0 lists the job's
  * spill directory ({@code BDMPI_SPILL_DIR}, set by the master), which must hold no message's file:
  * only the recycled files ({@code pool-*}) that a master keeps for the messages of other nodes
- * once their receivers are done with them, at most {@link #RECYCLED_MAX_BYTES} of them:
+ * once their receivers are done with them, and the files of messages sent to other nodes that it
+ * returned to their writers (in {@code sent-*}), at most {@link #RECYCLED_MAX_BYTES} of each:
  * <ol>
  *   <li>each rank sends M large messages to the next rank, which receives them with {@code recv};</li>
  *   <li>the same with {@code probe} + {@code recv}, and with {@code iRecv} + {@code waitAll};</li>
@@ -133,22 +135,35 @@ public final class SpillLifetime {
                 left = list(spill);
             }
             Check.that(left.isEmpty(), left.size() + " spill file(s) left " + when + ": " + left);
-            long recycled = recycledBytes(spill);
+            long recycled = bytes(spill, SpillDirectory::isRecycled);
             Check.that(recycled <= RECYCLED_MAX_BYTES, recycled + " bytes of recycled files kept " + when);
+            long returned = returnedBytes(spill);
+            Check.that(returned <= RECYCLED_MAX_BYTES, returned + " bytes of returned files kept " + when);
         }
         MPI.COMM_WORLD.barrier();
     }
 
-    /** The message files in the spill directory (recycled files hold no message once received). */
+    /** The message files in the spill directory (recycled files hold no message once received, nor returned ones once sent). */
     private static List<String> list(Path spill) throws IOException {
         try (Stream<Path> s = Files.list(spill)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> !SpillDirectory.isRecycled(n)).toList();
+            return s.map(p -> p.getFileName().toString()).filter(n -> !SpillDirectory.isRecycled(n) && !isReturned(n)).toList();
         }
     }
 
-    private static long recycledBytes(Path spill) throws IOException {
+    private static boolean isReturned(String name) {
+        return name.startsWith(SpillDirectory.RETURNED_PREFIX);
+    }
+
+    private static long bytes(Path spill, Predicate<String> which) throws IOException {
         try (Stream<Path> s = Files.list(spill)) {
-            return s.filter(p -> SpillDirectory.isRecycled(p.getFileName().toString())).mapToLong(p -> p.toFile().length()).sum();
+            return s.filter(p -> which.test(p.getFileName().toString())).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    /** The files in the slaves' directories of returned files. */
+    private static long returnedBytes(Path spill) throws IOException {
+        try (Stream<Path> s = Files.walk(spill, 2)) {
+            return s.filter(p -> isReturned(p.getParent().getFileName().toString())).mapToLong(p -> p.toFile().length()).sum();
         }
     }
 
