@@ -119,14 +119,11 @@ public final class RecycledSpill {
     private static void takeBack(int longest, int base) throws MPIException, IOException, InterruptedException {
         Path returnedDir = SpillDirectory.returnedPath(spillDir(), "r0-1").getParent();
         long deadline = System.currentTimeMillis() + RETURN_GRACE_MS;
-        while (!Files.isDirectory(returnedDir) && System.currentTimeMillis() < deadline) {
+        List<String> returned;
+        do {
             Thread.sleep(10);
-        }
-        List<String> returned = files(returnedDir, n -> true);
-        while (returned.isEmpty() && System.currentTimeMillis() < deadline) {
-            Thread.sleep(10);
-            returned = files(returnedDir, n -> true);
-        }
+            returned = Files.isDirectory(returnedDir) ? files(returnedDir, n -> true) : List.of();
+        } while (returned.isEmpty() && System.currentTimeMillis() < deadline);
         Check.that(!returned.isEmpty() && returned.size() <= 2 && returned.stream().anyMatch(SpillDirectory::mayBeLonger),
                 "after its messages one after the other, rank 0's node has returned files " + returned
                         + ", expected one or two, one of them taken back before");
