@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * Large messages from rank 0 to rank 1 on another node, which its master receives into recycled
@@ -117,19 +115,19 @@ public final class RecycledSpill {
      * shorter one to rank 0 itself, goes into it and arrives intact.
      */
     private static void takeBack(int longest, int base) throws MPIException, IOException, InterruptedException {
-        Path returnedDir = SpillDirectory.returnedPath(spillDir(), "r0-1").getParent();
+        Path returnedDir = SpillDirectory.returnedPath(SpillListing.spillDir(), "r0-1").getParent();
         long deadline = System.currentTimeMillis() + RETURN_GRACE_MS;
         List<String> returned;
         do {
             Thread.sleep(10);
-            returned = Files.isDirectory(returnedDir) ? files(returnedDir, n -> true) : List.of();
+            returned = Files.isDirectory(returnedDir) ? SpillListing.names(returnedDir, n -> true) : List.of();
         } while (returned.isEmpty() && System.currentTimeMillis() < deadline);
         Check.that(!returned.isEmpty() && returned.size() <= 2 && returned.stream().anyMatch(SpillDirectory::mayBeLonger),
                 "after its messages one after the other, rank 0's node has returned files " + returned
                         + ", expected one or two, one of them taken back before");
         int tag = 201;
         MPI.COMM_WORLD.send(ints(length(base, tag), tag), length(base, tag), MPI.INT, 0, tag);
-        List<String> reused = files(spillDir(), n -> n.startsWith("r0-") && SpillDirectory.mayBeLonger(n));
+        List<String> reused = SpillListing.names(SpillListing.spillDir(), n -> n.startsWith("r0-") && SpillDirectory.mayBeLonger(n));
         Check.that(reused.size() == 1, "rank 0's message to itself is not in a file taken back: " + reused);
         receive(longest, base, tag, "taken back");
     }
@@ -166,16 +164,6 @@ public final class RecycledSpill {
     }
 
     private static List<String> recycledFiles() throws IOException {
-        return files(spillDir(), SpillDirectory::isRecycled);
-    }
-
-    private static Path spillDir() {
-        return Path.of(System.getenv("BDMPI_SPILL_DIR"));
-    }
-
-    private static List<String> files(Path dir, Predicate<String> which) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).filter(which).sorted().toList();
-        }
+        return SpillListing.names(SpillListing.spillDir(), SpillDirectory::isRecycled);
     }
 }

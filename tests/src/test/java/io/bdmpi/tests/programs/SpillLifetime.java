@@ -1,7 +1,5 @@
 package io.bdmpi.tests.programs;
 
-import io.bdmpi.master.config.MasterContext;
-import io.bdmpi.spill.SpillDirectory;
 import mpi.BDMPI;
 import mpi.MPI;
 import mpi.MPIException;
@@ -10,11 +8,7 @@ import mpi.Status;
 
 import java.io.IOException;
 import java.nio.IntBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * Spill files live exactly as long as their message. Run with a small {@code -im} so that the large
@@ -22,7 +16,7 @@ import java.util.stream.Stream;
  * spill directory ({@code BDMPI_SPILL_DIR}, set by the master), which must hold no message's file:
  * only the recycled files ({@code pool-*}) that a master keeps for the messages of other nodes
  * once their receivers are done with them, and the files of messages sent to other nodes that it
- * returned to their writers (in {@code sent-*}), at most {@link #RECYCLED_MAX_BYTES} of each:
+ * returned to their writers (in {@code sent-*}), at most {@link SpillListing#KEPT_MAX_BYTES} of each:
  * <ol>
  *   <li>each rank sends M large messages to the next rank, which receives them with {@code recv};</li>
  *   <li>the same with {@code probe} + {@code recv}, and with {@code iRecv} + {@code waitAll};</li>
@@ -37,8 +31,6 @@ import java.util.stream.Stream;
 public final class SpillLifetime {
 
     private static final long SHIPPED_GRACE_MS = 5_000;
-    /** What a master keeps of idle recycled files at most, by default (a constant, so no master class is loaded here). */
-    private static final long RECYCLED_MAX_BYTES = MasterContext.RECYCLED_SPILL_BYTES_DEFAULT;
 
     private SpillLifetime() {
     }
@@ -52,9 +44,7 @@ public final class SpillLifetime {
         Check.that(size >= 2, "SpillLifetime needs at least 2 ranks");
         int next = (rank + 1) % size;
         int prev = (rank + size - 1) % size;
-        String dir = System.getenv("BDMPI_SPILL_DIR");
-        Check.that(dir != null, "BDMPI_SPILL_DIR is not set: not started by a bdmpi master?");
-        Path spill = Path.of(dir);
+        Path spill = SpillListing.spillDir();
 
         // 1. send + recv
         for (int j = 0; j < m; j++) {
@@ -128,51 +118,9 @@ public final class SpillLifetime {
     private static void expectEmpty(int rank, Path spill, String when) throws MPIException, IOException {
         MPI.COMM_WORLD.barrier();
         if (rank == 0) {
-            long deadline = System.currentTimeMillis() + (BDMPI.getNodeSize(MPI.COMM_WORLD) > 1 ? SHIPPED_GRACE_MS : 0);
-            List<String> left = list(spill);
-            while (!left.isEmpty() && System.currentTimeMillis() < deadline) {
-                sleep(20);
-                left = list(spill);
-            }
-            Check.that(left.isEmpty(), left.size() + " spill file(s) left " + when + ": " + left);
-            long recycled = bytes(spill, SpillDirectory::isRecycled);
-            Check.that(recycled <= RECYCLED_MAX_BYTES, recycled + " bytes of recycled files kept " + when);
-            long returned = returnedBytes(spill);
-            Check.that(returned <= RECYCLED_MAX_BYTES, returned + " bytes of returned files kept " + when);
+            SpillListing.expectNoMessageFiles(spill, BDMPI.getNodeSize(MPI.COMM_WORLD) > 1 ? SHIPPED_GRACE_MS : 0, when);
         }
         MPI.COMM_WORLD.barrier();
-    }
-
-    /** The message files in the spill directory (recycled files hold no message once received, nor returned ones once sent). */
-    private static List<String> list(Path spill) throws IOException {
-        try (Stream<Path> s = Files.list(spill)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> !SpillDirectory.isRecycled(n) && !isReturned(n)).toList();
-        }
-    }
-
-    private static boolean isReturned(String name) {
-        return name.startsWith(SpillDirectory.RETURNED_PREFIX);
-    }
-
-    private static long bytes(Path spill, Predicate<String> which) throws IOException {
-        try (Stream<Path> s = Files.list(spill)) {
-            return s.filter(p -> which.test(p.getFileName().toString())).mapToLong(p -> p.toFile().length()).sum();
-        }
-    }
-
-    /** The files in the slaves' directories of returned files. */
-    private static long returnedBytes(Path spill) throws IOException {
-        try (Stream<Path> s = Files.walk(spill, 2)) {
-            return s.filter(p -> isReturned(p.getParent().getFileName().toString())).mapToLong(p -> p.toFile().length()).sum();
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static int[] ints(int n, int sender, int tag) {

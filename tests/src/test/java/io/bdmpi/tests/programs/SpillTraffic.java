@@ -1,6 +1,5 @@
 package io.bdmpi.tests.programs;
 
-import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.spill.SpillDirectory;
 import mpi.BDMPI;
 import mpi.Datatype;
@@ -10,22 +9,18 @@ import mpi.Message;
 import mpi.Request;
 import mpi.Status;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * Random large-message traffic through spill files (run with {@code -im 4096}), on one node or
@@ -48,7 +43,7 @@ import java.util.stream.Stream;
  *       the blocks;</li>
  *   <li>after each round and a barrier, the lowest rank of each node lists its spill directory:
  *       within {@value #RETURN_GRACE_MS} ms it must hold no message file, only {@code pool-*}
- *       files and {@code sent-*} directories, each kind at most {@link #RECYCLED_MAX_BYTES}.</li>
+ *       files and {@code sent-*} directories, each kind at most {@link SpillListing#KEPT_MAX_BYTES}.</li>
  * </ul>
  * No plan can deadlock: each rank posts its {@code iRecv}s first, then sends everything, then
  * makes its blocking receives. Only {@code send}, {@code iSend} and {@code bSend} never block in
@@ -72,8 +67,6 @@ public final class SpillTraffic {
     private static final int COLLECTIVE_GAP = 3;
     private static final int MAX_SLACK = 64;
     private static final long RETURN_GRACE_MS = 5_000;
-    /** What a master keeps of returned files, and of recycled ones, at most (a constant: no master class is loaded). */
-    private static final long RECYCLED_MAX_BYTES = MasterContext.RECYCLED_SPILL_BYTES_DEFAULT;
 
     private static final int BYTE = 0, INT = 1, LONG = 2, DOUBLE = 3;
     private static final String[] KIND_NAMES = {"byte", "int", "long", "double"};
@@ -120,9 +113,7 @@ public final class SpillTraffic {
         long seed = Long.parseLong(args[2]);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
-        String dir = System.getenv("BDMPI_SPILL_DIR");
-        Check.that(dir != null, "BDMPI_SPILL_DIR is not set: not started by a bdmpi master?");
-        Path spill = Path.of(dir);
+        Path spill = SpillListing.spillDir();
         int[] nodeOf = new int[size];
         nodeOf[rank] = BDMPI.getNodeRank(MPI.COMM_WORLD);
         MPI.COMM_WORLD.allGather(nodeOf, 1, MPI.INT);
@@ -152,15 +143,15 @@ public final class SpillTraffic {
             }
             MPI.COMM_WORLD.barrier();
             if (nodeLister) {
-                checkSpillDirectory(spill, "after round " + round);
+                SpillListing.expectNoMessageFiles(spill, RETURN_GRACE_MS, "after round " + round);
             }
             MPI.COMM_WORLD.barrier();
         }
         if (nodeLister) {
-            List<Path> returned = returnedFiles(spill);
+            List<Path> returned = SpillListing.returnedFiles(spill);
             System.out.println("SpillTraffic node " + nodeOf[rank] + ": " + returned.size() + " file(s) of "
-                    + returned.stream().mapToLong(p -> p.toFile().length()).sum() + " bytes in sent-* directories, "
-                    + entries(spill, SpillDirectory::isRecycled).size() + " pool-* file(s)");
+                    + SpillListing.bytes(returned) + " bytes in sent-* directories, "
+                    + SpillListing.names(spill, SpillDirectory::isRecycled).size() + " pool-* file(s)");
         }
         Check.that(MPI.detachBuffer() == attached, "detachBuffer returns the attached array");
         Check.ok("SpillTraffic");
@@ -402,58 +393,6 @@ public final class SpillTraffic {
             keys[d] = collectiveKey(round, rank, perReceiver ? d : 0);
         }
         return keys;
-    }
-
-    /**
-     * After a round and a barrier, the node's spill directory holds no message's file: only
-     * recycled files and directories of returned ones. A file sent to another node goes once its
-     * master has seen the transfer end, which no barrier orders: it gets {@link #RETURN_GRACE_MS}.
-     */
-    private static void checkSpillDirectory(Path spill, String when) throws IOException {
-        long deadline = System.currentTimeMillis() + RETURN_GRACE_MS;
-        List<String> messageFiles = entries(spill, SpillTraffic::isMessageFile);
-        while (!messageFiles.isEmpty() && System.currentTimeMillis() < deadline) {
-            sleep(20);
-            messageFiles = entries(spill, SpillTraffic::isMessageFile);
-        }
-        Check.that(messageFiles.isEmpty(), messageFiles.size() + " message file(s) left in " + spill + " " + when
-                + ": " + messageFiles);
-        long recycled = entries(spill, SpillDirectory::isRecycled).stream()
-                .mapToLong(n -> spill.resolve(n).toFile().length()).sum();
-        Check.that(recycled <= RECYCLED_MAX_BYTES, recycled + " bytes of pool-* files kept " + when);
-        long returned = returnedFiles(spill).stream().mapToLong(p -> p.toFile().length()).sum();
-        Check.that(returned <= RECYCLED_MAX_BYTES, returned + " bytes of files in sent-* directories kept " + when);
-    }
-
-    private static boolean isMessageFile(String name) {
-        return !SpillDirectory.isRecycled(name) && !name.startsWith(SpillDirectory.RETURNED_PREFIX);
-    }
-
-    private static List<String> entries(Path dir, Predicate<String> which) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).filter(which).sorted().toList();
-        }
-    }
-
-    /** The files in the slaves' directories of returned files (one may go while listed: it is left out then). */
-    private static List<Path> returnedFiles(Path spill) throws IOException {
-        List<Path> files = new ArrayList<>();
-        for (String d : entries(spill, n -> n.startsWith(SpillDirectory.RETURNED_PREFIX))) {
-            File[] in = spill.resolve(d).toFile().listFiles();
-            Check.that(in != null, spill.resolve(d) + " is not a directory");
-            for (File f : in) {
-                files.add(f.toPath());
-            }
-        }
-        return files;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static long key(int round, int src, int index) {

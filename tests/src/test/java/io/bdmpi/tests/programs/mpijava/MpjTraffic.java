@@ -150,18 +150,6 @@ public final class MpjTraffic {
     private MpjTraffic() {
     }
 
-    /** inoutvec = invec + inoutvec over int[]. */
-    static final class UserSum extends User_function {
-        @Override
-        public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype) {
-            int[] in = (int[]) invec;
-            int[] io = (int[]) inoutvec;
-            for (int i = 0; i < count; i++) {
-                io[inoutoffset + i] += in[inoffset + i];
-            }
-        }
-    }
-
     /** Affine maps x -> m x + c as (m, c) pairs of longs; inoutvec = invec o inoutvec. */
     static final class Affine extends User_function {
         @Override
@@ -201,7 +189,7 @@ public final class MpjTraffic {
             }
         }
         ops = new Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.BAND, MPI.BOR, MPI.BXOR, MPI.LAND, MPI.LOR, MPI.LXOR,
-            MPI.MAXLOC, MPI.MINLOC, new Op(new UserSum(), true), new Op(new Affine(), false),
+            MPI.MAXLOC, MPI.MINLOC, new Op(new MpjCollectives.Sum(), true), new Op(new Affine(), false),
             new Op(new MpjCollectives.Concat(), false)};
 
         Random plan = new Random(seed);
