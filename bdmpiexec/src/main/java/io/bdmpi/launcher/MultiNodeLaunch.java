@@ -16,6 +16,7 @@ import io.bdmpi.master.slaveio.DetachedShell;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,13 +156,30 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 .toList();
     }
 
-    /**
-     * The masters' JVM options: those that map their class-data archive (see
-     * {@link ClassDataArchive#forMasters}), made on the first launch of a build (a training run of a
-     * few seconds) and kept in the cache; none if there is none to use. A host that does not see the
-     * cache starts its master without it.
-     */
+    /** The masters' JVM options: this JVM's own, then those that map their class-data archive. */
     static List<String> masterJavaOptions() {
+        List<String> options = new ArrayList<>(launcherJavaOptions());
+        options.addAll(archiveOptions());
+        return options;
+    }
+
+    /**
+     * This JVM's own options (bin/master-jvm.options and the user's {@code BDMPIEXEC_JVM_OPTS}),
+     * which the masters need as much as the one master of a job on one node does (Chronicle Map's
+     * module options on JDK 17, a heap size), but a debugger's agent, whose port this JVM holds.
+     */
+    static List<String> launcherJavaOptions() {
+        return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(o -> !o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug"))
+                .toList();
+    }
+
+    /**
+     * The options that map the masters' class-data archive (see {@link ClassDataArchive#forMasters}),
+     * made on the first launch of a build (a training run of a few seconds) and kept in the cache;
+     * none if there is none to use. A host that does not see the cache starts its master without it.
+     */
+    private static List<String> archiveOptions() {
         List<String> jars = masterClassPath().stream().filter(ClassDataArchive::isJar).toList();
         List<String> loadAll = new ArrayList<>();
         for (String name : ARCHIVED_JARS_OF) {

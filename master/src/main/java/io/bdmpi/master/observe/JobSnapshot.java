@@ -2,7 +2,6 @@ package io.bdmpi.master.observe;
 
 import io.bdmpi.master.session.SlaveSession;
 import io.bdmpi.master.session.SlaveState;
-import io.bdmpi.protocol.Payload;
 
 import java.util.List;
 
@@ -88,13 +87,13 @@ public record JobSnapshot(long elapsedNanos, int slaves, int starting, int runni
         long messagesOnDisk;
         long bytesOnDisk;
 
-        void add(Payload p) {
-            if (p instanceof Payload.Inline) {
-                messagesInMemory++;
-                bytesInMemory += p.length();
-            } else {
+        void add(boolean spilled, long length) {
+            if (spilled) {
                 messagesOnDisk++;
-                bytesOnDisk += p.length();
+                bytesOnDisk += length;
+            } else {
+                messagesInMemory++;
+                bytesInMemory += length;
             }
         }
     }

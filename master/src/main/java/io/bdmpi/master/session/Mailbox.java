@@ -179,12 +179,19 @@ public final class Mailbox {
         return out;
     }
 
-    /** Hands every payload this mailbox holds (waiting messages, uncollected results) to {@code sink}. */
-    public void forEachBuffered(Consumer<Payload> sink) {
+    /** What {@link #forEachBuffered} tells of each message it holds. */
+    public interface HeldSink {
+        /** @param spilled whether the bytes are in a spill file, rather than in the master's memory (on or off its heap) */
+        void held(boolean spilled, long length);
+    }
+
+    /** Tells {@code sink} of every message this mailbox holds (waiting messages, uncollected results). */
+    public void forEachBuffered(HeldSink sink) {
         for (StoredMessage m : unexpected) {
-            sink.accept(m.payload());
+            // No payload: its bytes wait in the off-heap store, which keeps inline messages only.
+            sink.held(m.payload() != null && !(m.payload() instanceof Payload.Inline), m.length());
         }
-        forEachCompleted(sink);
+        forEachCompleted(p -> sink.held(!(p instanceof Payload.Inline), p.length()));
     }
 
     /** Hands the payloads of the completed requests (matched messages, collective results) to {@code sink}: what the slave reads next. */

@@ -10,15 +10,26 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code --offheap-messages}: the same programs give the same results when buffered small
- * messages wait in the master's Chronicle Map; inline and spilled messages mixed, probes included.
+ * messages wait in the master's Chronicle Map; inline and spilled messages mixed, probes included,
+ * on one node and on two.
  */
 class OffHeapMessagesTest {
 
+    /** With the progress line on, which counts the messages held, off-heap ones too, every 50 ms. */
     @Test
     void orderAndContentsHoldOffHeap() {
         JobResult r = JobRunner.job(Ordering.class).ranks(4).running(1).inlineMax(4096)
-                .options("--offheap-messages").args(300, 20, 3000).run();
+                .options("--offheap-messages", "--progress=0.05").args(300, 20, 3000).run();
         Expect.successfulRun(r, 4, 1);
+        Expect.okFromEveryRank(r, "Ordering", 4);
+    }
+
+    /** Every node's master keeps its buffered messages in its own map (it needs the same JVM options as one master). */
+    @Test
+    void orderAndContentsHoldOffHeapOnEveryNode() {
+        JobResult r = JobRunner.job(Ordering.class).nodes(2).ranks(2).running(1).inlineMax(4096)
+                .options("--offheap-messages").args(300, 20, 3000).run();
+        Expect.successfulRun(r, 2, 2, 1);
         Expect.okFromEveryRank(r, "Ordering", 4);
     }
 
