@@ -7,11 +7,12 @@ import mpi.MPIException;
 /**
  * bdmpi program for {@link BandwidthBenchmarkTest}: rank 0 sends {@code messages} messages of
  * {@code bytes} bytes to rank 1, which receives them all and answers with a one-byte ack; rank 0
- * times from its first send to the ack. The first round warms up and is not reported; each
+ * times from its first send to the ack. The first rounds warm up and are not reported; each
  * following round prints {@code Bandwidth round=R bytes=B messages=M ns=T}. Rank 1 checks a marker
  * at both ends of every message, so a benchmark cannot pass on data that never arrived.
  *
- * <p>Usage (exactly 2 ranks): {@code Bandwidth bytes messages rounds}.
+ * <p>Usage (exactly 2 ranks): {@code Bandwidth bytes messages rounds [warmUpRounds]}: the first
+ * {@code warmUpRounds} rounds (default 1) are not reported, then {@code rounds} are.
  */
 public final class Bandwidth {
 
@@ -26,6 +27,7 @@ public final class Bandwidth {
         int bytes = Integer.parseInt(args[0]);
         int messages = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
+        int warmUpRounds = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         Intracomm world = MPI.COMM_WORLD;
         if (world.getSize() != 2) {
             throw new IllegalArgumentException("Bandwidth needs exactly 2 ranks, not " + world.getSize());
@@ -33,7 +35,7 @@ public final class Bandwidth {
         byte[] message = new byte[bytes];
         byte[] ack = new byte[1];
         world.barrier();
-        for (int round = 0; round <= rounds; round++) {
+        for (int round = 1 - warmUpRounds; round <= rounds; round++) {
             if (world.getRank() == 0) {
                 long start = System.nanoTime();
                 for (int i = 0; i < messages; i++) {

@@ -33,9 +33,10 @@ import static io.bdmpi.bench.Report.column;
  *
  * <p>Properties: {@code bench.internode.sizes} (bytes, "67108864,1048576"),
  * {@code .bytesPerRound} (512 MiB; the message count is this over the size, at least 2),
- * {@code .rounds} (3 timed rounds per run, after one warm-up round), {@code .repeats} (3 runs of
- * each, alternating), {@code .warmUp} (2000 round trips), {@code .roundTrips} (500 per batch),
- * {@code .batches} (5).
+ * {@code .rounds} (3 timed rounds per run), {@code .warmUpRounds} (10 rounds before them, about 5 GiB:
+ * a long job's bandwidth is that of masters whose JIT compilers are done, and they compile for some
+ * seconds), {@code .repeats} (3 runs of each, alternating), {@code .warmUp} (2000 round trips),
+ * {@code .roundTrips} (500 per batch), {@code .batches} (5).
  */
 @Tag("benchmark")
 class InternodeBenchmarkTest {
@@ -52,6 +53,7 @@ class InternodeBenchmarkTest {
             List.of(TARGET_SIZE, MIB), List.of(TARGET_SIZE, MIB));
     private final int bytesPerRound = BenchConfig.integer("bench.internode.bytesPerRound", 512 * MIB, 128 * MIB);
     private final int rounds = BenchConfig.integer("bench.internode.rounds", 3, 1);
+    private final int warmUpRounds = BenchConfig.integer("bench.internode.warmUpRounds", 10, 1);
     private final int repeats = BenchConfig.integer("bench.internode.repeats", 3, 1);
     private final int warmUp = BenchConfig.integer("bench.internode.warmUp", 2000, 100);
     private final int perBatch = BenchConfig.integer("bench.internode.roundTrips", 500, 100);
@@ -73,7 +75,8 @@ class InternodeBenchmarkTest {
         for (int repeat = 0; repeat < repeats; repeat++) {
             for (int i = 0; i < sizes.size(); i++) {
                 int size = sizes.get(i);
-                String[] args = {Integer.toString(size), Integer.toString(messagesPerRound(size)), Integer.toString(rounds)};
+                String[] args = {Integer.toString(size), Integer.toString(messagesPerRound(size)), Integer.toString(rounds),
+                        Integer.toString(warmUpRounds)};
                 rawRates.get(i).addAll(rates(raw("bandwidth", args)));
                 bdmpiRates.get(i).addAll(rates(bdmpi(Bandwidth.class, "Bandwidth", rounds, (Object[]) args)));
                 stages.get(i).addAll(spillStages(size));
@@ -108,7 +111,7 @@ class InternodeBenchmarkTest {
         report.row(LATENCY_BYTES + " B round trip, µs", raw.median(), range(raw), bdmpi.median(), range(bdmpi),
                 bdmpi.median() / raw.median(), null, null);
         report.note("MB = 10^6 bytes. " + repeats + " runs of each, raw and bdmpi alternating; bandwidth: " + rounds
-                        + " timed rounds per run after a warm-up round (rank 0 times from its first send to rank 1's"
+                        + " timed rounds per run after " + warmUpRounds + " warm-up rounds (rank 0 times from its first send to rank 1's"
                         + " one-byte ack); latency: " + batches + " batches of " + perBatch + " round trips per run after "
                         + warmUp + " warm-up ones. Medians and ranges are over all rounds or batches of all runs.")
                 .note("bdmpi: bdmpiexec -nn 2 -ns 1 -nr 1 (two masters on this machine over MPICH, rank 0 on node 0,"

@@ -13,8 +13,9 @@ import java.nio.ByteBuffer;
  * does, from reused direct buffers: one copy by MPI, no files. It prints the same measurement lines
  * as the bdmpi programs, on rank 0.
  *
- * <p>Usage: {@code RawMpi bandwidth bytes messages rounds} (rank 0 sends the messages, rank 1 acks
- * with one byte once it has them all; the first round warms up) or
+ * <p>Usage: {@code RawMpi bandwidth bytes messages rounds [warmUpRounds]} (rank 0 sends the
+ * messages, rank 1 acks with one byte once it has them all; the first {@code warmUpRounds}, default
+ * 1, are not reported) or
  * {@code RawMpi pingpong bytes warmUpRoundTrips roundTripsPerBatch batches}.
  */
 public final class RawMpi {
@@ -38,7 +39,7 @@ public final class RawMpi {
                 n[i - 1] = Integer.parseInt(args[i]);
             }
             switch (args[0]) {
-                case "bandwidth" -> bandwidth(mpi, rank, n[0], n[1], n[2]);
+                case "bandwidth" -> bandwidth(mpi, rank, n[0], n[1], n[2], n.length > 3 ? n[3] : 1);
                 case "pingpong" -> pingPong(mpi, rank, n[0], n[1], n[2], n[3]);
                 default -> throw new IllegalArgumentException("unknown mode " + args[0] + ": bandwidth or pingpong");
             }
@@ -47,10 +48,10 @@ public final class RawMpi {
         }
     }
 
-    private static void bandwidth(MpiLibrary mpi, int rank, int bytes, int messages, int rounds) {
+    private static void bandwidth(MpiLibrary mpi, int rank, int bytes, int messages, int rounds, int warmUpRounds) {
         ByteBuffer message = ByteBuffer.allocateDirect(bytes);
         ByteBuffer ack = ByteBuffer.allocateDirect(1);
-        for (int round = 0; round <= rounds; round++) {
+        for (int round = 1 - warmUpRounds; round <= rounds; round++) {
             long start = System.nanoTime();
             for (int i = 0; i < messages; i++) {
                 if (rank == 0) {
