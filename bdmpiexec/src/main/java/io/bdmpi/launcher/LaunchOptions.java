@@ -201,8 +201,8 @@ public final class LaunchOptions {
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Write the program's checkpoints (BDMPI.checkpoint) to DIR and keep the last one after the job;"
-                    + " with -nn > 1 a directory every node sees, or with %n in it (e.g. /scratch/ck-%n) a directory of each"
-                    + " node's own, %n its number, where each node also keeps a copy of another node's part"
+                    + " with -nn > 1 a directory every node sees, or with %%n in it (e.g. /scratch/ck-%%n) a directory of each"
+                    + " node's own, %%n its number, where each node also keeps a copy of another node's part"
                     + " (default: in the job's work directory, removed with it).")
     Path checkpointDir;
 
@@ -354,6 +354,9 @@ public final class LaunchOptions {
         if (workDir == null || !Files.isDirectory(workDir) || !Files.isWritable(workDir)) {
             throw new UsageException("-wd=" + workDir + " is not a writable directory");
         }
+        checkOutputFile("--stats", stats);
+        checkOutputFile("--trace", trace);
+        checkOutputFile("--report", report);
         ResumePolicyKind policyKind;
         try {
             policyKind = ResumePolicyKind.valueOf(policy.toUpperCase(Locale.ROOT));
@@ -419,6 +422,20 @@ public final class LaunchOptions {
     }
 
     /** A jar must be readable and name a Main-Class; a class must be found on -cp with a public static void main(String[]). */
+    /** A file the job writes at its end: refused now rather than after a run of hours. */
+    private static void checkOutputFile(String option, Path file) throws UsageException {
+        if (file == null) {
+            return;
+        }
+        if (Files.isDirectory(file)) {
+            throw new UsageException(option + "=" + file + " is a directory, not a file");
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new UsageException(option + "=" + file + ": " + dir + " is not a writable directory");
+        }
+    }
+
     static void checkProgram(String prog, String classPath) throws UsageException {
         if (prog.endsWith(".jar")) {
             Path jar = Path.of(prog);

@@ -227,7 +227,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         MultiNodeLaunch launch = this;
         Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner = null;
         while (true) {
-            Ended ended = launch.runOnce(stopping, javaOptions, planner);
+            Ended ended = launch.runOnce(stopping, javaOptions, planner, done);
+            if (stopping.get()) {
+                return NodeMaster.EXIT_STOPPED; // the shutdown hook has joined the outputs
+            }
             if (ended.placement() instanceof ControlMessage.NotPlaced) {
                 return launch.joinOutputs(ended, done); // the planner said why
             }
@@ -236,7 +239,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 done.add(new JobStats.Recovery(last.recovery(), last.failure(), placed.sequence(), last.lostSeconds(),
                         last.restartSeconds()));
             }
-            boolean failed = ended.exitCode() != 0 && !stopping.get();
+            boolean failed = ended.exitCode() != 0;
             // The side channel names the master that died or stopped answering; mpiexec's report only
             // when the side channel could not tell (see NodeLoss).
             Optional<NodeLoss> loss = ended.lostNode() != null ? Optional.of(NodeLoss.of(ended.lostNode()))
@@ -277,6 +280,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             if (refusal != null) {
                 if (loss.isPresent() && (ended.lostNode() == null || !refusal.isEmpty())) {
                     System.err.println("bdmpiexec: " + failure); // else the side channel's line has named it
+                } else if (loss.isEmpty() && recoveries > 0) {
+                    System.err.println("bdmpiexec: job failed: " + failure); // its master left it to this process
                 }
                 if (!refusal.isEmpty()) {
                     System.err.println("bdmpiexec: the job cannot go on: " + refusal);
@@ -459,6 +464,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         int exitCode = ended.lostNode() != null ? 1 : ended.exitCode(); // mpiexec's own code then says how MPI ended the rest
         String failure = ended.lostNode() == null ? null : ended.lostNode().describe();
         int lostNode = ended.lostNode() == null ? JobStats.NO_LOST_NODE : ended.lostNode().node();
+        return joinOutputs(exitCode, failure, lostNode, done);
+    }
+
+    private int joinOutputs(int exitCode, String failure, int lostNode, List<JobStats.Recovery> done) {
         try {
             if (stats != null) {
                 JobStats.merge(stats, nodes, exitCode, failure, lostNode, done);
@@ -490,7 +499,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     private Ended runOnce(AtomicBoolean stopping, List<String> javaOptions,
-                          Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner) {
+                          Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner, List<JobStats.Recovery> done) {
         Process[] started = new Process[1];
         JobWatch watch;
         try {
@@ -540,7 +549,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         }
         Process watchdog = startWatchdog(mpi, watch.address());
         // Told to stop (SIGINT, SIGTERM): the masters stop their slaves when their side channel ends
-        // (and when mpiexec passes them the signal, as Open MPI's does).
+        // (and when mpiexec passes them the signal, as Open MPI's does) and write their parts of the
+        // outputs, which this hook then joins: the JVM ends with it, not with the main thread.
         Thread hook = new Thread(() -> {
             stopping.set(true);
             watch.close();
@@ -555,6 +565,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             } catch (InterruptedException ignored) {
                 // The JVM is going down anyway.
             }
+            System.err.println("bdmpiexec: job failed: " + NodeMaster.STOPPED_REASON);
+            joinOutputs(NodeMaster.EXIT_STOPPED, NodeMaster.STOPPED_REASON, JobStats.NO_LOST_NODE, done);
         }, "bdmpi-stop-masters");
         Runtime.getRuntime().addShutdownHook(hook);
         try {

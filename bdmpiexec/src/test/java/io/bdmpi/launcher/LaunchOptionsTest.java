@@ -130,6 +130,8 @@ class LaunchOptionsTest {
         }
         assertTrue(help.contains("Default: " + MasterContext.INLINE_MAX_BYTES_DEFAULT));
         assertTrue(help.contains("Default: resident"));
+        assertTrue(help.replaceAll("\\s+", " ").contains("with %n in it (e.g. /scratch/ck-%n) a directory of each node's own, %n its"
+                + " number"), "a %n of a description is printed as it is: " + help);
         assertEquals("", err.toString());
     }
 
@@ -229,6 +231,10 @@ class LaunchOptionsTest {
         assertTrue(fails("-wd", tmp.resolve("missing").toString(), "-cp", cp, MAIN).contains("-wd="));
         Path file = Files.createFile(tmp.resolve("file"));
         assertTrue(fails("-wd", file.toString(), "-cp", cp, MAIN).contains("-wd="));
+        assertTrue(fails("--stats", tmp.toString(), "-cp", cp, MAIN).contains("--stats=" + tmp + " is a directory"));
+        assertTrue(fails("--trace", tmp.resolve("missing/t.json").toString(), "-cp", cp, MAIN)
+                .contains("--trace=" + tmp.resolve("missing/t.json") + ": " + tmp.resolve("missing") + " is not a writable directory"));
+        assertTrue(fails("--report", tmp.resolve("missing/r.html").toString(), "-cp", cp, MAIN).contains("--report="));
         assertTrue(fails("--policy", "lifo", "-cp", cp, MAIN).contains("--policy"));
         assertTrue(fails("-nn", "2", "--placement", tmp.resolve("none").toString(), "-cp", cp, MAIN).contains("--placement"));
         assertTrue(fails("-nn", "2", "--hosts", "a", "--hostfile", file.toString(), "-cp", cp, MAIN).contains("--hosts or --hostfile"));

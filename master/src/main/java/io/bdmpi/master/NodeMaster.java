@@ -72,10 +72,11 @@ public final class NodeMaster {
     /** Period of the timer events of a master of several nodes (deadlock confirmation). */
     static final long TICK_MS = 250;
     /** Exit code when the launcher itself was told to stop (SIGINT, SIGTERM). */
-    static final int EXIT_STOPPED = 143;
+    public static final int EXIT_STOPPED = 143;
+    /** Why the job ended then. */
+    public static final String STOPPED_REASON = "bdmpiexec was stopped by a signal";
 
-    private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested("bdmpiexec was stopped by a signal",
-            EXIT_STOPPED);
+    private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested(STOPPED_REASON, EXIT_STOPPED);
 
     private final MasterContext context;
     /** This master's node: 0 until MPI said otherwise. */
@@ -118,6 +119,7 @@ public final class NodeMaster {
         Attempt attempt = null;
         JobStats stats = null;
         JobOutcome result = null;
+        boolean handedOver = false; // a rank's death told to bdmpiexec, which recovers
         int placedSequence = -1;
         // The checkpoints --restart goes on from, whose parts staged from other nodes go with the job (null: none).
         CheckpointStore restartFrom = null;
@@ -201,7 +203,8 @@ public final class NodeMaster {
                 boolean recover = result.rankDied() && recoveries.size() < context.recoveries() && context.nodes() == 1
                         && store.latest() != null && !stopRequested;
                 if (result.rankDied() && context.nodes() > 1 && context.recoveries() > 0 && !stopRequested && launcher != null) {
-                    launcher.rankDied(result.failure()); // bdmpiexec starts the job again
+                    launcher.rankDied(result.failure()); // bdmpiexec starts the job again, or says why it cannot
+                    handedOver = true;
                 }
                 if (!recover) {
                     stats = stats == null ? null : stats.withRecoveries(recoveries);
@@ -238,7 +241,7 @@ public final class NodeMaster {
                 attempt.closeTimeline();
             }
             closeQuietly(workDir);
-            result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher, orphaned.get());
+            result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher, orphaned.get(), handedOver);
             cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -566,7 +569,8 @@ public final class NodeMaster {
     }
 
     /**
-     * Reports this node's outcome, then, on several nodes, ends together with the other masters
+     * Reports this node's outcome (unless bdmpiexec was told of a rank's death: it says whether the
+     * job goes on), then, on several nodes, ends together with the other masters
      * (see {@link InternodeLink#finish}), says goodbye to bdmpiexec and finalizes MPI; unless a
      * node was lost: MPI_Finalize, collective, would wait for its master forever, so the process
      * ends without it (this node is clean by now) and mpiexec ends the job. When bdmpiexec is lost
@@ -574,9 +578,11 @@ public final class NodeMaster {
      * for them (one may be stopped) nor finalizing (mpiexec may be gone with bdmpiexec).
      */
     private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher,
-                                          boolean orphaned) {
+                                          boolean orphaned, boolean handedOver) {
         JobOutcome result = local == null ? JobOutcome.failed(1, "master ended without an outcome") : local;
-        report(result);
+        if (!handedOver) {
+            report(result);
+        }
         if (internode == null) {
             return result;
         }

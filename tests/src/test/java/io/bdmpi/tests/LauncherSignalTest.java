@@ -35,7 +35,8 @@ class LauncherSignalTest {
 
     /**
      * Ctrl-C or kill: the job is stopped, cleaned up, and bdmpiexec exits non-zero within
-     * {@link #STOP_MS} of the signal; on several nodes every master stops.
+     * {@link #STOP_MS} of the signal, says why and writes its statistics; on several nodes every
+     * master stops, and the nodes' statistics are joined.
      */
     @ParameterizedTest(name = "-nn {0} -ns {1}")
     @CsvSource({"1,3", "2,2"})
@@ -51,6 +52,9 @@ class LauncherSignalTest {
         Expect.that(r, sentAt.get() > 0, "no rank " + last + " ever slept: SIGTERM never sent");
         long ms = r.exitedAtMillis() - sentAt.get();
         Expect.that(r, ms < STOP_MS, "bdmpiexec took " + ms + " ms to stop after SIGTERM");
+        Expect.that(r, r.stderrContaining("bdmpiexec: job failed: bdmpiexec was stopped by a signal").size() == 1,
+                "one line says why the job ended");
+        Expect.that(r, r.requireStats().slaves().size() == nodes * perNode, "the statistics of every node are joined");
     }
 
     /** SIGKILL: the slaves notice their master is gone, the janitor removes the work directory. */

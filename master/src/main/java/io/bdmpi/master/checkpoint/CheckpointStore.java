@@ -264,7 +264,7 @@ public final class CheckpointStore {
         for (StoredMessageFor b : buffered) {
             String name = "message-" + messages.size();
             StoredMessage m = b.message();
-            long length = store(m.payload(), part.resolve(name), false);
+            long length = store(m.readPayload(), part.resolve(name), false);
             messages.add(new Message(b.receiver(), m.commId(), m.source(), m.tag(), m.senderWorldRank(), prefix + name, length));
         }
         Path manifestFile = part.resolve(MANIFEST);

@@ -22,10 +22,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** Builds the command line of slave JVMs and starts them. */
 public final class SlaveLauncher {
+
+    /**
+     * The slaves' collector, unless {@code --slave-jvm-opts} names another: the JVM refuses two
+     * ({@link #command} leaves it out then).
+     */
+    static final String SERIAL_GC = "-XX:+UseSerialGC";
+    private static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use\\w+GC");
 
     /**
      * JVM options every slave gets before the user's, for many small JVMs on one node. The serial
@@ -39,7 +47,7 @@ public final class SlaveLauncher {
      * every jar on the class path, which opens all of them (some 40 ms of CPU per slave when
      * slaves had jnr-ffi's ten jars), for a provider no slave uses.
      */
-    static final List<String> DEFAULT_SLAVE_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:-UsePerfData",
+    static final List<String> DEFAULT_SLAVE_JVM_OPTIONS = List.of(SERIAL_GC, "-XX:-UsePerfData",
             "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0",
             "-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.EPollSelectorProvider");
 
@@ -134,7 +142,9 @@ public final class SlaveLauncher {
     List<String> command() {
         List<String> cmd = new ArrayList<>();
         cmd.add(context.javaExecutable());
-        cmd.addAll(DEFAULT_SLAVE_JVM_OPTIONS);
+        List<String> userOptions = context.slaveJvmOptions().stream().filter(o -> !o.isBlank()).toList();
+        boolean ownCollector = userOptions.stream().anyMatch(o -> COLLECTOR.matcher(o).matches());
+        DEFAULT_SLAVE_JVM_OPTIONS.stream().filter(o -> !(ownCollector && o.equals(SERIAL_GC))).forEach(cmd::add);
         cmd.addAll(COMPILE_THRESHOLDS);
         cmd.addAll(archiveOptions);
         cmd.addAll(runtimeOptions);
@@ -145,7 +155,7 @@ public final class SlaveLauncher {
         if (memory.shrinkOnPark()) {
             cmd.addAll(SlaveEnvironment.HEAP_SHRINK_JVM_OPTIONS);
         }
-        context.slaveJvmOptions().stream().filter(o -> !o.isBlank()).forEach(cmd::add);
+        cmd.addAll(userOptions);
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(SlaveMain.class.getName());

@@ -88,7 +88,15 @@ public final class ChronicleMessageStore implements MessageStore {
 
         @Override
         public ByteBuffer take() {
-            byte[] bytes = map.remove(key);
+            return present(map.remove(key));
+        }
+
+        @Override
+        public ByteBuffer read() {
+            return present(map.get(key));
+        }
+
+        private ByteBuffer present(byte[] bytes) {
             if (bytes == null) {
                 throw new IllegalStateException("message " + key + " is not in the off-heap store (taken twice?)");
             }

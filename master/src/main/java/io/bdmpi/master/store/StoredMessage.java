@@ -24,6 +24,9 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
 
         /** Removes the bytes from the store and returns them. */
         ByteBuffer take();
+
+        /** A copy of the bytes, left in the store. */
+        ByteBuffer read();
     }
 
     public StoredMessage(int commId, int source, int tag, int senderWorldRank, long syncId, Payload payload) {
@@ -49,6 +52,11 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
     /** Length of the message in bytes. */
     public long length() {
         return offHeap != null ? offHeap.length() : payload.length();
+    }
+
+    /** The payload, read from the store if it is there and left there (for a checkpoint's copy). */
+    public Payload readPayload() {
+        return offHeap != null ? new Payload.Inline(offHeap.read()) : payload;
     }
 
     /** The payload for delivery, taken out of the store if it is there: call once. */

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** Inline messages move into the Chronicle Map and come back byte for byte, once. */
+/** Inline messages move into the Chronicle Map and come back byte for byte, once (read for a checkpoint any number of times). */
 class ChronicleMessageStoreTest {
 
     @TempDir
@@ -30,6 +30,10 @@ class ChronicleMessageStoreTest {
                 assertEquals(bytes.length, kept[i].length());
             }
             assertEquals(1000, store.size());
+            ByteBuffer read = ((Payload.Inline) kept[299].readPayload()).bytes();
+            assertEquals(299, read.remaining());
+            assertEquals((byte) 299, read.get(298));
+            assertEquals(1000, store.size(), "a checkpoint's read leaves the bytes in the store");
             for (int i = kept.length - 1; i >= 0; i--) {
                 ByteBuffer back = ((Payload.Inline) kept[i].takePayload()).bytes();
                 assertEquals(i % 300, back.remaining());

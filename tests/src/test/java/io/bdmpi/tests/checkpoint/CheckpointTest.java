@@ -63,6 +63,16 @@ class CheckpointTest {
         assertTrue(recoveries.get(0).restartSeconds() > 0 && recoveries.get(0).lostSeconds() >= 0, recoveries.toString());
     }
 
+    /** Small messages in flight wait in the off-heap store: a checkpoint copies them and leaves them there. */
+    @Test
+    void aRecoveredJobWithOffHeapMessagesPrintsWhatAnUnbrokenOnePrints() {
+        List<String> expected = results(job().run().assertSucceeded());
+        JobResult recovered = job(2, 8, "once").options("--recover", "1", "--offheap-messages").run().assertSucceeded();
+        assertEquals(expected, results(recovered));
+        Expect.that(recovered, recovered.stdoutMatching("RESTORED rank \\d at iteration 6").size() == RANKS,
+                "every rank goes on from iteration 6");
+    }
+
     @Test
     void recoveriesAreBounded() {
         JobResult r = job(1, 5, "always").options("--recover", "2").run().assertFailed();

@@ -115,9 +115,24 @@ class SeveralNodesCheckpointTest {
         assertEquals(expected, results(r, RANKS));
         Expect.that(r, r.stderrContaining("bdmpiexec: rank 4 \\(pid \\d+\\) was killed by signal 9.*; going on from checkpoint 3"
                 + " on 3 nodes \\(recovery 1 of 1\\)").size() == 1, "the recovery is announced");
+        Expect.that(r, r.stderrContaining("job failed").isEmpty(), "a job that goes on is not said to have failed");
         Expect.that(r, r.stdoutMatching("RESTORED rank \\d at iteration 9").size() == RANKS, "every rank goes on from iteration 9");
         assertEquals(1, r.requireStats().recoveries().size());
         assertEquals(List.of("checkpoint-4"), list(dir), "nothing but the last checkpoint is left");
+    }
+
+    /** The same rank dies again after its recovery: no recovery is left, and bdmpiexec says so once. */
+    @Test
+    void aRankThatDiesAgainEndsTheJobOnceItsRecoveriesAreUsed() throws IOException {
+        Path dir = Files.createDirectory(temp.resolve("checkpoints"));
+        JobResult r = job(2, 3, 4, 10, "always").options("--checkpoint-dir", dir.toString(), "--recover", "1").run()
+                .assertFailed();
+        Expect.that(r, r.stderrContaining("going on from checkpoint 3 on 2 nodes \\(recovery 1 of 1\\)").size() == 1,
+                "the first death is recovered");
+        Expect.that(r, r.stderrContaining("bdmpiexec: job failed: rank 4 \\(pid \\d+\\) was killed by signal 9").size() == 1,
+                "the second death is the job's failure, said once");
+        Expect.that(r, r.stderrContaining("bdmpiexec: the job cannot go on: no recovery left \\(--recover 1\\)").size() == 1,
+                "why it does not go on");
     }
 
     /**
