@@ -421,7 +421,6 @@ public final class LaunchOptions {
         return Arrays.stream(opts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
     }
 
-    /** A jar must be readable and name a Main-Class; a class must be found on -cp with a public static void main(String[]). */
     /** A file the job writes at its end: refused now rather than after a run of hours. */
     private static void checkOutputFile(String option, Path file) throws UsageException {
         if (file == null) {
@@ -436,6 +435,7 @@ public final class LaunchOptions {
         }
     }
 
+    /** A jar must be readable and name a Main-Class; a class must be found on -cp with a public static void main(String[]). */
     static void checkProgram(String prog, String classPath) throws UsageException {
         if (prog.endsWith(".jar")) {
             Path jar = Path.of(prog);

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -76,6 +77,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
     private static final long STOP_WAIT_S = 20;
+    /** How long a stopped launch waits for the main thread to join the nodes' outputs, once the masters are gone. */
+    private static final long JOIN_WAIT_S = 10;
     /** How long the other masters get to end their part after a node was lost, before the lost master is killed. */
     private static final long OTHERS_WAIT_S = 15;
     /** How long mpiexec then gets to end the job, before every process of it is killed. */
@@ -168,7 +171,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * which the masters need as much as the one master of a job on one node does (Chronicle Map's
      * module options on JDK 17, a heap size), but a debugger's agent, whose port this JVM holds.
      */
-    static List<String> launcherJavaOptions() {
+    private static List<String> launcherJavaOptions() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(o -> !o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug"))
                 .toList();
@@ -216,6 +219,16 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * @return the job's exit code
      */
     public int run() {
+        CountDownLatch finished = new CountDownLatch(1);
+        try {
+            return run(finished);
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    /** @param finished counted down by the caller once this returns: a shutdown hook waits for it */
+    private int run(CountDownLatch finished) {
         AtomicBoolean stopping = new AtomicBoolean();
         List<JobStats.Recovery> done = new ArrayList<>();
         if (recoveries > 0 && checkpointDir != null && !MasterContext.nodeLocal(checkpointDir)) {
@@ -227,9 +240,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         MultiNodeLaunch launch = this;
         Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner = null;
         while (true) {
-            Ended ended = launch.runOnce(stopping, javaOptions, planner, done);
+            Ended ended = launch.runOnce(stopping, javaOptions, planner, finished);
             if (stopping.get()) {
-                return NodeMaster.EXIT_STOPPED; // the shutdown hook has joined the outputs
+                System.err.println("bdmpiexec: job failed: " + NodeMaster.STOPPED_REASON);
+                return launch.joinOutputs(NodeMaster.EXIT_STOPPED, NodeMaster.STOPPED_REASON, JobStats.NO_LOST_NODE, done);
             }
             if (ended.placement() instanceof ControlMessage.NotPlaced) {
                 return launch.joinOutputs(ended, done); // the planner said why
@@ -499,7 +513,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     }
 
     private Ended runOnce(AtomicBoolean stopping, List<String> javaOptions,
-                          Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner, List<JobStats.Recovery> done) {
+                          Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner, CountDownLatch finished) {
         Process[] started = new Process[1];
         JobWatch watch;
         try {
@@ -550,7 +564,8 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         Process watchdog = startWatchdog(mpi, watch.address());
         // Told to stop (SIGINT, SIGTERM): the masters stop their slaves when their side channel ends
         // (and when mpiexec passes them the signal, as Open MPI's does) and write their parts of the
-        // outputs, which this hook then joins: the JVM ends with it, not with the main thread.
+        // outputs; the main thread joins them as on any other end, which this hook waits for, as the
+        // JVM ends with the hooks, not with the main thread.
         Thread hook = new Thread(() -> {
             stopping.set(true);
             watch.close();
@@ -562,11 +577,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                     mpi.destroyForcibly();
                 }
                 endMastersHere(watch.address(), TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime())));
+                finished.await(JOIN_WAIT_S, TimeUnit.SECONDS);
             } catch (InterruptedException ignored) {
                 // The JVM is going down anyway.
             }
-            System.err.println("bdmpiexec: job failed: " + NodeMaster.STOPPED_REASON);
-            joinOutputs(NodeMaster.EXIT_STOPPED, NodeMaster.STOPPED_REASON, JobStats.NO_LOST_NODE, done);
         }, "bdmpi-stop-masters");
         Runtime.getRuntime().addShutdownHook(hook);
         try {

@@ -188,8 +188,7 @@ public final class Mailbox {
     /** Tells {@code sink} of every message this mailbox holds (waiting messages, uncollected results). */
     public void forEachBuffered(HeldSink sink) {
         for (StoredMessage m : unexpected) {
-            // No payload: its bytes wait in the off-heap store, which keeps inline messages only.
-            sink.held(m.payload() != null && !(m.payload() instanceof Payload.Inline), m.length());
+            sink.held(m.spilled(), m.length());
         }
         forEachCompleted(p -> sink.held(!(p instanceof Payload.Inline), p.length()));
     }

@@ -54,6 +54,11 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
         return offHeap != null ? offHeap.length() : payload.length();
     }
 
+    /** Whether the bytes are in a spill file, rather than in the master's memory (its heap or a store: inline ones only). */
+    public boolean spilled() {
+        return payload != null && !(payload instanceof Payload.Inline);
+    }
+
     /** The payload, read from the store if it is there and left there (for a checkpoint's copy). */
     public Payload readPayload() {
         return offHeap != null ? new Payload.Inline(offHeap.read()) : payload;
