@@ -34,6 +34,7 @@ import java.util.Objects;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import java.util.stream.IntStream;
 
 /**
  * Command-line options of {@code bdmpiexec} and their checks. Defaults come from a fresh
@@ -119,8 +120,9 @@ public final class LaunchOptions {
                     + ", else mpiexec.mpich or mpiexec.openmpi on PATH).")
     String mpiexec;
 
-    @Option(names = "--placement", paramLabel = "block|cyclic|FILE",
-            description = "Which node each rank lives on: blocks of S, round robin, or a file of one node number per rank.")
+    @Option(names = "--placement", paramLabel = "block|cyclic|FILE|LIST",
+            description = "Which node each rank lives on: blocks of S, round robin, a file of one node number per rank, "
+                    + "or their list (0,0,1,1).")
     String placement = DEFAULTS.placement();
 
     /** Set by bdmpiexec on the masters it starts through mpiexec: run this node's master here. */
@@ -294,7 +296,7 @@ public final class LaunchOptions {
             }
             MasterContext context = options.toContext();
             if (context.nodes() > 1 && !options.nodeMaster) {
-                return new Result(context, 0, options.multiNodeLaunch(args));
+                return new Result(context, 0, options.multiNodeLaunch(args, context));
             }
             return new Result(context, 0);
         } catch (CommandLine.ParameterException e) {
@@ -313,6 +315,13 @@ public final class LaunchOptions {
 
     /** Checks the options and builds a concluded context. */
     MasterContext toContext() throws UsageException {
+        String internal = nodeMaster && launcherAddress != null ? null : nodeMaster ? "--node-master"
+                : launcherAddress != null ? "--launcher" : nodeSlaves != null ? "--node-slaves" : nodeDirs != null ? "--node-dirs"
+                : heldPlacement ? "--held-placement" : null;
+        if (internal != null) {
+            throw new UsageException(internal + " is bdmpiexec's own option for the masters it starts through mpiexec, "
+                    + "not one for the command line");
+        }
         if (program.isEmpty()) {
             throw new UsageException("no program given (a main class or a jar)");
         }
@@ -400,8 +409,8 @@ public final class LaunchOptions {
         return ctx.conclude();
     }
 
-    /** How to start the masters: through the MPI launcher, each running bdmpiexec --node-master with these arguments. */
-    MultiNodeLaunch multiNodeLaunch(String[] args) throws UsageException {
+    /** How to start the masters of {@code context}: through the MPI launcher, each running bdmpiexec --node-master with these arguments. */
+    MultiNodeLaunch multiNodeLaunch(String[] args, MasterContext context) throws UsageException {
         MpiLauncher launcher;
         try {
             launcher = MpiLauncher.find(mpiexec, System.getenv());
@@ -411,7 +420,8 @@ public final class LaunchOptions {
         return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
                 progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress, recover,
                 checkpointDir != null ? checkpointDir : restartDir, nodeDirs == null ? List.of() : List.copyOf(nodeDirs),
-                args.length - program.size());
+                args.length - program.size(),
+                IntStream.range(0, context.nodes()).mapToLong(context::memoryLimitBytesOn).filter(l -> l > 0).min().orElse(0));
     }
 
     static List<String> splitJvmOptions(String opts) {

@@ -67,10 +67,11 @@ import java.util.stream.Stream;
  * @param nodeDirs        with node-local checkpoint directories, the number each node puts for
  *                        {@link MasterContext#NODE_MARK} (--node-dirs); empty: node k puts k
  * @param programStart    where the program and its arguments start in {@code args}
+ * @param memoryLimitBytes the smallest --memory-limit of the nodes, or 0 for none (see {@link #masterJavaOptions})
  */
 public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path hostFile, List<String> args, Path stats,
                               Path trace, Path report, boolean statusLine, double progressSeconds, int recoveries,
-                              Path checkpointDir, List<Integer> nodeDirs, int programStart) {
+                              Path checkpointDir, List<Integer> nodeDirs, int programStart, long memoryLimitBytes) {
 
     /** How long the masters' connections get, once mpiexec has ended, to deliver what the masters said last. */
     private static final long LAST_WORDS_WAIT_MS = 2_000;
@@ -159,9 +160,19 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
                 .toList();
     }
 
-    /** The masters' JVM options: this JVM's own, then those that map their class-data archive. */
-    static List<String> masterJavaOptions() {
-        List<String> options = new ArrayList<>(launcherJavaOptions());
+    /**
+     * The masters' JVM options: with a --memory-limit, the heap the JVM picks on a machine of that
+     * memory (a master joins the job's cgroup only once started, so its JVM sizes its heap by the
+     * whole machine: a quarter of it, which a master's garbage fills well past the limit before
+     * it collects, and the kernel kills); then this JVM's own options (a user's -Xmx overrides),
+     * then those that map their class-data archive.
+     */
+    private List<String> masterJavaOptions() {
+        List<String> options = new ArrayList<>();
+        if (memoryLimitBytes > 0) {
+            options.add("-XX:MaxRAM=" + memoryLimitBytes);
+        }
+        options.addAll(launcherJavaOptions());
         options.addAll(archiveOptions());
         return options;
     }
@@ -326,7 +337,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         int start = a.size();
         a.addAll(args.subList(programStart, args.size()));
         return new MultiNodeLaunch(mpiexec, n, survivors, hostFile, a, stats, trace, report, statusLine, progressSeconds, recoveries,
-                checkpointDir, dirs, start);
+                checkpointDir, dirs, start, memoryLimitBytes);
     }
 
     /** The directory number ({@link MasterContext#NODE_MARK}) of node {@code node} of this launch. */

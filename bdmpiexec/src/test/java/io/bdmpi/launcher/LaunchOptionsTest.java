@@ -159,7 +159,7 @@ class LaunchOptionsTest {
         assertEquals(Bdmpiexec.class.getName(), cmd.get(master - 1));
         assertEquals("--launcher=127.0.0.1:4000", cmd.get(master + 1), "where the masters send their heartbeats");
         assertEquals(List.of("-nn", "2", "-ns", "3", "--hosts", "a,b", "-cp", cp, MAIN, "x"), cmd.subList(master + 2, cmd.size()));
-        assertNull(parse("--node-master", "-nn", "2", "-cp", cp, MAIN).masters(), "a master runs its node itself");
+        assertNull(parse("--node-master", "--launcher=127.0.0.1:4000", "-nn", "2", "-cp", cp, MAIN).masters(), "a master runs its node itself");
     }
 
     /**
@@ -243,6 +243,11 @@ class LaunchOptionsTest {
         assertTrue(fails("-cp", cp, LaunchOptionsTest.class.getName()).contains("main"));
         assertTrue(fails(tmp.resolve("missing.jar").toString()).contains("missing.jar"));
         assertTrue(fails("-ns", "2", "-nr").contains("--running"));
+        assertTrue(fails("-nn", "2", "--placement", "0,-1", "-cp", cp, MAIN).contains("--placement 0,-1 rank 1: node -1"));
+        for (String internal : List.of("--node-master", "--launcher=h:1", "--node-slaves=1", "--node-dirs=0", "--held-placement")) {
+            assertTrue(fails(internal, "-cp", cp, MAIN).contains(internal.replaceAll("=.*", "")
+                    + " is bdmpiexec's own option for the masters it starts"), internal);
+        }
     }
 
     @Test

@@ -9,8 +9,10 @@ import io.bdmpi.spill.SpillDirectory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -107,10 +109,28 @@ public final class CheckpointStore {
      * @param sharing  who sees {@code dir}
      */
     public CheckpointStore(Path dir, Path spillDir, Sharing sharing) throws IOException {
-        this.dir = Files.createDirectories(dir);
+        try {
+            this.dir = Files.createDirectories(dir);
+        } catch (FileSystemException e) {
+            // Its message is a path only ("/proc/ck"): say what the path is and what went wrong.
+            throw new IOException("cannot make the checkpoint directory " + dir + ": " + e.getFile() + ": " + why(e), e);
+        }
         this.spillDir = spillDir;
         this.sharing = sharing;
         this.latest = findLatest();
+    }
+
+    private static String why(FileSystemException e) {
+        if (e.getReason() != null) {
+            return e.getReason();
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e instanceof FileAlreadyExistsException ? "a file of that name is in the way" : e.getClass().getSimpleName();
     }
 
     /**

@@ -81,6 +81,11 @@ public final class Checkpointing {
     private final CheckpointStore store;
     /** The checkpoints this run goes on from (restart or recovery), or null to start afresh. */
     private CheckpointStore restoreFrom;
+    /**
+     * The checkpoint this run went on from, or 0: checkpoints written elsewhere (--restart A
+     * --checkpoint-dir B) are numbered after it, as they would be in A.
+     */
+    private final int restoredSequence;
     private int node;
     private int nodes = 1;
     private Coordinator coordinator;
@@ -105,6 +110,7 @@ public final class Checkpointing {
     public Checkpointing(CheckpointStore store, CheckpointStore restoreFrom) {
         this.store = store;
         this.restoreFrom = restoreFrom != null && restoreFrom.latest() != null ? restoreFrom : null;
+        this.restoredSequence = this.restoreFrom != null ? this.restoreFrom.latest().sequence() : 0;
     }
 
     /** Joins this node, {@code node} of {@code nodes}, to the other masters (several nodes only). */
@@ -281,7 +287,7 @@ public final class Checkpointing {
     }
 
     private int nextSequence() {
-        return store.latest() == null ? 1 : store.latest().sequence() + 1;
+        return Math.max(store.latest() == null ? 0 : store.latest().sequence(), restoredSequence) + 1;
     }
 
     private static boolean all(boolean[] nodes) {

@@ -48,7 +48,8 @@ public final class Placement {
     }
 
     /**
-     * @param spec     {@code block}, {@code cyclic}, or the path of a placement file
+     * @param spec     {@code block}, {@code cyclic}, a list of node numbers separated by commas,
+     *                 or the path of a placement file (a file wins over a list of the same name)
      * @param slavesOn the number of slaves of each node (at least 1 each)
      * @throws IllegalArgumentException naming the problem (bad file, wrong count per node)
      */
@@ -65,8 +66,8 @@ public final class Placement {
             }
         } else if (kind.equals("cyclic")) {
             nodeOf = dealt(slavesOn);
-        } else if (kind.matches("\\d+(,\\d+)+")) {
-            nodeOf = check(List.of(kind.split(",")), "--placement " + kind, "rank", 0, slavesOn);
+        } else if (kind.contains(",") && !Files.exists(Path.of(spec))) {
+            nodeOf = check(List.of(kind.split(",", -1)), "--placement " + kind, "rank", 0, slavesOn);
         } else {
             nodeOf = readFile(Path.of(spec), slavesOn);
         }

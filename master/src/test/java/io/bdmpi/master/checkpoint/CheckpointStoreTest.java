@@ -60,6 +60,16 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void aDirectoryThatCannotBeMadeIsNamedWithWhy() throws IOException {
+        Path file = Files.writeString(dir.resolve("file"), "in the way");
+        assertEquals("cannot make the checkpoint directory " + file + ": " + file + ": a file of that name is in the way",
+                assertThrows(IOException.class, () -> new CheckpointStore(file, spill, CheckpointStore.Sharing.JOB)).getMessage());
+        assertEquals("cannot make the checkpoint directory /proc/ck: /proc/ck: no such file or directory",
+                assertThrows(IOException.class, () -> new CheckpointStore(Path.of("/proc/ck"), spill, CheckpointStore.Sharing.JOB))
+                        .getMessage());
+    }
+
+    @Test
     void aCheckpointCutShortIsIgnoredAndRemoved() throws IOException {
         CheckpointStore store = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         store.writePart(1, 0, 1, 1, Map.of(0, inline("complete")), List.of());

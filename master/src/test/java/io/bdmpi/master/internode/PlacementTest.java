@@ -74,6 +74,11 @@ class PlacementTest {
                 .getMessage().contains("--placement 0,0,1 places 3 ranks as [2, 1] per node; the nodes have [1, 2] slaves"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of("0,3", new int[] {1, 1}))
                 .getMessage().contains("rank 1: node 3 is not between 0 and 1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of("0,-1", new int[] {1, 1}))
+                .getMessage().contains("--placement 0,-1 rank 1: node -1 is not between 0 and 1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Placement.of("0, one", new int[] {1, 1}))
+                .getMessage().contains("rank 1: 'one' is not a node number"));
+        assertArrayEquals(new int[] {1}, Placement.of("0, 1,", new int[] {1, 1}).ranksOn(1));
     }
 
     @Test

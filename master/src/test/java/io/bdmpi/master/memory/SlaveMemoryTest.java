@@ -69,6 +69,13 @@ class SlaveMemoryTest {
     }
 
     @Test
+    void aLimitThatHoldsNoSlaveSaysHowMuchOneNeeds() {
+        SlaveMemory m = SlaveMemory.plan(4, 1, 0, 64 * MIB, false, HeapOnPark.AUTO, "the --memory-limit of 64 MiB");
+        String w = m.warnings().get(0);
+        assertTrue(w.endsWith("Give the job at least 180 MiB.") && !w.contains("Run at most"), w);
+    }
+
+    @Test
     void theUsersHeapIsKeptAndWarnedAboutOnlyWhenTheRunningOnesCannotHaveIt() {
         SlaveMemory fits = SlaveMemory.plan(4, 1, 200 * MIB, 512 * MIB, false, HeapOnPark.AUTO, "the limit");
         assertEquals(0, fits.heapBytes(), "the user's -Xmx stands");

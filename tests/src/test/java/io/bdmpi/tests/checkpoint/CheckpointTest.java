@@ -107,6 +107,13 @@ class CheckpointTest {
         Expect.that(died, died.stderrContaining("job failed: rank 1 .*killed by signal 9").size() == 1, "the death is reported");
         assertEquals(List.of("checkpoint-3"), list(dir), "only the last checkpoint is kept");
 
+        Path elsewhere = temp.resolve("elsewhere");
+        JobResult restartedElsewhere = JobRunner.job(Checkpointed.class).ranks(RANKS).running(RANKS).args(ITERATIONS, EVERY, BIG, STATE)
+                .options("--restart", dir.toString(), "--checkpoint-dir", elsewhere.toString()).run().assertSucceeded();
+        assertEquals(expected, results(restartedElsewhere));
+        assertEquals(List.of("checkpoint-4"), list(elsewhere), "checkpoints written elsewhere are numbered after the restored one");
+        assertEquals(List.of("checkpoint-3"), list(dir), "the restart directory is left as it was");
+
         JobResult restarted = JobRunner.job(Checkpointed.class).ranks(RANKS).running(RANKS)
                 .args(ITERATIONS, EVERY, BIG, STATE).options("--restart", dir.toString()).run().assertSucceeded();
         assertEquals(expected, results(restarted));
