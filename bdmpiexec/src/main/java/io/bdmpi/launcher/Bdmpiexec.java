@@ -10,6 +10,7 @@ import java.io.PrintWriter;
  * (see {@link LaunchOptions}) and runs one {@link NodeMaster}, or with several nodes starts one
  * master per node through MPI ({@link MultiNodeLaunch}). Invalid input prints one line
  * {@code bdmpiexec: <reason>} and a usage hint on stderr and exits with {@value LaunchOptions#EXIT_USAGE}.
+ * Under a --memory-limit the one master runs in a JVM of its own, sized for the limit ({@link SizedMaster}).
  */
 public final class Bdmpiexec {
 
@@ -30,6 +31,13 @@ public final class Bdmpiexec {
         if (result.context() == null) {
             System.exit(result.exitCode());
         }
-        System.exit(result.masters() != null ? result.masters().run() : new NodeMaster(result.context()).run());
+        if (result.masters() != null) {
+            System.exit(result.masters().run());
+        }
+        if (SizedMaster.wanted(result.context())) {
+            System.exit(SizedMaster.run(result.context(), args));
+        }
+        SizedMaster.endWithLauncher();
+        System.exit(new NodeMaster(result.context()).run());
     }
 }

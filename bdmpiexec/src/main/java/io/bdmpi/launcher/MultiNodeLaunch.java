@@ -154,20 +154,20 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * only, and the JVM maps it only where its class path begins the JVM's), then the rest (the
      * tests' class directories) in their order.
      */
-    private static List<String> masterClassPath() {
+    static List<String> masterClassPath() {
         List<String> entries = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
         return Stream.concat(entries.stream().filter(ClassDataArchive::isJar), entries.stream().filter(e -> !ClassDataArchive.isJar(e)))
                 .toList();
     }
 
     /**
-     * The masters' JVM options: with a --memory-limit, the heap the JVM picks on a machine of that
-     * memory (a master joins the job's cgroup only once started, so its JVM sizes its heap by the
-     * whole machine: a quarter of it, which a master's garbage fills well past the limit before
-     * it collects, and the kernel kills); then this JVM's own options (a user's -Xmx overrides),
-     * then those that map their class-data archive.
+     * The masters' JVM options: with a --memory-limit ({@code memoryLimitBytes} > 0), the heap the
+     * JVM picks on a machine of that memory (a master joins the job's cgroup only once started, so
+     * its JVM would size its heap by the whole machine: a quarter of it, which a master's garbage
+     * fills well past the limit before it collects, and the kernel kills); then this JVM's own
+     * options (a user's -Xmx overrides), then those that map their class-data archive.
      */
-    private List<String> masterJavaOptions() {
+    static List<String> masterJavaOptions(long memoryLimitBytes) {
         List<String> options = new ArrayList<>();
         if (memoryLimitBytes > 0) {
             options.add("-XX:MaxRAM=" + memoryLimitBytes);
@@ -182,7 +182,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * which the masters need as much as the one master of a job on one node does (Chronicle Map's
      * module options on JDK 17, a heap size), but a debugger's agent, whose port this JVM holds.
      */
-    private static List<String> launcherJavaOptions() {
+    static List<String> launcherJavaOptions() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(o -> !o.startsWith("-agentlib:jdwp") && !o.startsWith("-Xrunjdwp") && !o.equals("-Xdebug"))
                 .toList();
@@ -247,7 +247,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             reader.setDaemon(true);
             reader.start();
         }
-        List<String> javaOptions = masterJavaOptions();
+        List<String> javaOptions = masterJavaOptions(memoryLimitBytes);
         MultiNodeLaunch launch = this;
         Function<List<List<ControlMessage.HeldPart>>, ControlMessage> planner = null;
         while (true) {

@@ -46,6 +46,8 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     private final CountDownLatch peersEnded;
     /** First failing exit code another node reported, 0 while none. */
     private final AtomicInteger peerFailure = new AtomicInteger();
+    /** The lowest other node whose part failed of its own (not told by another), MAX_VALUE while none. */
+    private final AtomicInteger lowestFailedPeer = new AtomicInteger(Integer.MAX_VALUE);
     /** A node bdmpiexec declared lost, -1 while none: it will never say it ended, and MPI cannot finalize with it. */
     private final AtomicInteger lostNode = new AtomicInteger(-1);
     private boolean announced;
@@ -214,6 +216,9 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
 
     @Override
     public void peerEnded(int node, int exitCode, boolean causedThere) {
+        if (exitCode != 0 && causedThere) {
+            lowestFailedPeer.accumulateAndGet(node, Math::min);
+        }
         if (exitCode != 0 && peerFailure.compareAndSet(0, exitCode)) {
             publish.accept(new MasterEvent.PeerFailed(node, exitCode));
         }
@@ -257,8 +262,10 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
     /**
      * Tells the other masters how this node's part ended (unless {@link #announce}d) and waits for theirs.
      *
-     * @return the job's outcome as this master reports it: its own failure, else the failure
-     *         another node reported (without a reason: that node printed it), else success
+     * @return the job's outcome as this master reports it: its own failure, unless a lower node's
+     *         part failed of its own too (without a reason then: that node says why, so that
+     *         failures at once on several nodes print one line), else the failure another node
+     *         reported (without a reason: that node says why), else success
      */
     JobOutcome finish(JobOutcome local) throws InterruptedException {
         announce(local);
@@ -270,7 +277,7 @@ final class InternodeLink implements Scheduler.RemoteNodes, Internode.Sink {
             internode.abort(local.exitCode());
         }
         if (local.exitCode() != 0) {
-            return local;
+            return lowestFailedPeer.get() < internode.node() ? new JobOutcome(local.exitCode(), null, local.rankDied()) : local;
         }
         int failed = peerFailure.get();
         return failed == 0 ? local : new JobOutcome(failed, null, false);

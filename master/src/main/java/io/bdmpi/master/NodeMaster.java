@@ -31,9 +31,11 @@ import io.bdmpi.master.slaveio.ProcessSignals;
 import io.bdmpi.master.slaveio.SlaveIo;
 import io.bdmpi.master.slaveio.SlaveLauncher;
 import io.bdmpi.master.slaveio.WorkDirectory;
+import io.bdmpi.master.store.BoundedMessageStore;
 import io.bdmpi.master.store.ChronicleMessageStore;
 import io.bdmpi.master.store.MessageStore;
 import io.bdmpi.slave.SlaveEnvironment;
+import io.bdmpi.spill.SpillDirectory;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,6 +77,8 @@ public final class NodeMaster {
     public static final int EXIT_STOPPED = 143;
     /** Why the job ended then. */
     public static final String STOPPED_REASON = "bdmpiexec was stopped by a signal";
+    /** Names of the spill files the master writes buffered messages into beyond its bound start with this; no slave's do. */
+    private static final String HELD_MESSAGES_PREFIX = "held-";
 
     private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested(STOPPED_REASON, EXIT_STOPPED);
 
@@ -452,9 +456,9 @@ public final class NodeMaster {
                     link.peerLost(lostNode);
                 }
             }
-            if (context.offHeapMessages()) {
-                messages = ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3"));
-            }
+            messages = new BoundedMessageStore(context.offHeapMessages()
+                    ? ChronicleMessageStore.create(workDir.root().resolve("messages-" + number + ".cm3")) : MessageStore.ON_HEAP,
+                    context.heldMessageBytesOn(node), new SpillDirectory(spillDir, HELD_MESSAGES_PREFIX));
             boolean runningAuto = context.runningOn(node) == MasterContext.RUNNING_AUTO;
             Scheduler scheduler = new Scheduler(placement, node, link, sessions, runningAuto ? RunningController.START
                     : context.runningOn(node), policy, messages, System::nanoTime, deleteSpillFile, checkpointing, outcome::complete);
@@ -570,8 +574,9 @@ public final class NodeMaster {
 
     /**
      * Reports this node's outcome (unless bdmpiexec was told of a rank's death: it says whether the
-     * job goes on), then, on several nodes, ends together with the other masters
-     * (see {@link InternodeLink#finish}), says goodbye to bdmpiexec and finalizes MPI; unless a
+     * job goes on); on several nodes first ends together with the other masters (see
+     * {@link InternodeLink#finish}: of failures at once on several nodes, the lowest node's is
+     * reported), then says goodbye to bdmpiexec and finalizes MPI; unless a
      * node was lost: MPI_Finalize, collective, would wait for its master forever, so the process
      * ends without it (this node is clean by now) and mpiexec ends the job. When bdmpiexec is lost
      * ({@code orphaned}), this master only tells the others how it ended, and ends without waiting
@@ -580,23 +585,24 @@ public final class NodeMaster {
     private static JobOutcome endTogether(JobOutcome local, Internode internode, InternodeLink link, LauncherLink launcher,
                                           boolean orphaned, boolean handedOver) {
         JobOutcome result = local == null ? JobOutcome.failed(1, "master ended without an outcome") : local;
-        if (!handedOver) {
-            report(result);
-        }
         if (internode == null) {
+            report(result);
             return result;
         }
         try {
             if (link != null && orphaned) {
                 link.announce(result); // nobody takes the job's exit code any more: the others are not waited for
             } else if (link != null) {
-                result = link.finish(result);
+                result = link.finish(result); // its failure, unless a lower node's failed at once and says why
             } else {
                 internode.announceEnd(result.exitCode(), true);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            if (!handedOver) {
+                report(result);
+            }
             if (launcher != null) {
                 launcher.goodbye(result.exitCode());
             }

@@ -67,6 +67,10 @@ public final class MasterContext {
 
     /** Share of a node's --memory-limit that idle recycled spill files may keep in page cache, at most: 1/8. */
     private static final int RECYCLED_SPILL_SHARE_OF_LIMIT = 8;
+    /** Share of the master's heap limit that buffered messages over 4 KiB may hold, at most: 1/4. */
+    private static final int HELD_MESSAGES_SHARE_OF_HEAP = 4;
+    /** Share of a node's --memory-limit that buffered messages over 4 KiB may hold, at most: 1/8. */
+    private static final int HELD_MESSAGES_SHARE_OF_LIMIT = 8;
 
     private int nodes = 1;
     private int slaves = 1;
@@ -250,6 +254,18 @@ public final class MasterContext {
         long limit = memoryLimitBytesOn(node);
         return limit > 0 ? Math.min(RECYCLED_SPILL_BYTES_DEFAULT, limit / RECYCLED_SPILL_SHARE_OF_LIMIT)
                 : RECYCLED_SPILL_BYTES_DEFAULT;
+    }
+
+    /**
+     * The most bytes of buffered messages over 4 KiB that the master of {@code node} holds in
+     * memory (see {@link io.bdmpi.master.store.BoundedMessageStore}); beyond, they wait in spill
+     * files: a quarter of the master's heap limit, and at most an eighth of the node's
+     * --memory-limit, which also holds the master's garbage and the slaves. Called on that master.
+     */
+    public long heldMessageBytesOn(int node) {
+        long heap = Runtime.getRuntime().maxMemory() / HELD_MESSAGES_SHARE_OF_HEAP;
+        long limit = memoryLimitBytesOn(node);
+        return limit > 0 ? Math.min(heap, limit / HELD_MESSAGES_SHARE_OF_LIMIT) : heap;
     }
 
     /** -wd on {@code node}: its per-node entry's, else {@link #workDirParent()}. */

@@ -635,7 +635,7 @@ public final class Scheduler {
     }
 
     private void deliver(SlaveSession dest, StoredMessage m) {
-        StoredMessage taken = dest.mailbox.deliver(messages.keep(m));
+        StoredMessage taken = dest.mailbox.deliver(m, messages);
         wake(dest);
         matched(taken);
     }
@@ -1249,8 +1249,11 @@ public final class Scheduler {
         if (s.yielded == SlaveSession.Yield.POLL) {
             return describePoll(s);
         }
-        if (s.parkedOn instanceof SlaveRequest.WinLock l && l.node() == node) {
-            return "waiting for " + windowLocks.describeWait(s.worldRank);
+        if (s.parkedOn instanceof SlaveRequest.WinLock l) {
+            // Who holds a lock another node keeps is known there only.
+            return "waiting for " + (l.node() == node ? windowLocks.describeWait(s.worldRank)
+                    : "MPI_Win_lock(rank " + l.target() + " of window " + l.winId() + ", " + (l.exclusive() ? "exclusive" : "shared")
+                    + ", kept by node " + l.node() + ")");
         }
         return s.parkedOn instanceof SlaveRequest.Collect c ? describeWait(s, c) : describe(s.parkedOn);
     }

@@ -1,5 +1,6 @@
 package io.bdmpi.master.session;
 
+import io.bdmpi.master.store.MessageStore;
 import io.bdmpi.master.store.StoredMessage;
 import io.bdmpi.protocol.MasterReply;
 import io.bdmpi.protocol.Payload;
@@ -42,6 +43,14 @@ public final class Mailbox {
      * @return {@code m} if it matched a posted receive, else null
      */
     public StoredMessage deliver(StoredMessage m) {
+        return deliver(m, MessageStore.ON_HEAP);
+    }
+
+    /**
+     * As {@link #deliver(StoredMessage)}, a message that waits going to {@code store} first (one
+     * taken at once never does).
+     */
+    public StoredMessage deliver(StoredMessage m, MessageStore store) {
         for (Iterator<PostedRecv> it = posted.iterator(); it.hasNext(); ) {
             PostedRecv p = it.next();
             if (m.matches(p.commId(), p.source(), p.tag())) {
@@ -50,7 +59,7 @@ public final class Mailbox {
                 return m;
             }
         }
-        unexpected.addLast(m);
+        unexpected.addLast(store.keep(m));
         return null;
     }
 

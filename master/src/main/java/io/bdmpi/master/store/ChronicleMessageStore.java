@@ -72,7 +72,7 @@ public final class ChronicleMessageStore implements MessageStore {
         map.close();
     }
 
-    private final class Entry implements StoredMessage.OffHeap {
+    private final class Entry implements StoredMessage.Kept {
         private final long key;
         private final int length;
 

@@ -5,21 +5,21 @@ import io.bdmpi.protocol.Payload;
 import java.nio.ByteBuffer;
 
 /**
- * A message the master holds for its receiver: its payload, or (inline messages in an off-heap
- * {@link MessageStore}) a reference to its bytes there.
+ * A message the master holds for its receiver: its payload, or (an inline message a
+ * {@link MessageStore} keeps) a reference to its bytes there.
  *
  * @param source          sender's rank in the communicator
  * @param senderWorldRank sender's rank in COMM_WORLD (for reports, and to tell a synchronous sender of the match)
  * @param syncId          the sender's request id of a synchronous send, completed when a receive matches
  *                        this message; 0 for a buffered send
- * @param payload         the payload, or null while the bytes are in {@code offHeap}
- * @param offHeap         where the bytes are, or null
+ * @param payload         the payload, or null while a store keeps the bytes
+ * @param kept            where the store keeps the bytes, or null
  */
 public record StoredMessage(int commId, int source, int tag, int senderWorldRank, long syncId, Payload payload,
-                            OffHeap offHeap) {
+                            Kept kept) {
 
-    /** Bytes of an inline message kept in a store, under a key. */
-    interface OffHeap {
+    /** Bytes of an inline message a store keeps, in memory (on the heap or off it). */
+    interface Kept {
         long length();
 
         /** Removes the bytes from the store and returns them. */
@@ -38,9 +38,14 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
         this(commId, source, tag, senderWorldRank, 0, payload);
     }
 
-    /** The same message with its bytes in {@code offHeap}. */
-    StoredMessage movedTo(OffHeap where) {
+    /** The same message with its bytes kept {@code where}. */
+    StoredMessage movedTo(Kept where) {
         return new StoredMessage(commId, source, tag, senderWorldRank, syncId, null, where);
+    }
+
+    /** The same message with {@code other} as its payload. */
+    StoredMessage withPayload(Payload other) {
+        return new StoredMessage(commId, source, tag, senderWorldRank, syncId, other, null);
     }
 
     public boolean matches(int wantedCommId, int wantedSource, int wantedTag) {
@@ -51,7 +56,7 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
 
     /** Length of the message in bytes. */
     public long length() {
-        return offHeap != null ? offHeap.length() : payload.length();
+        return kept != null ? kept.length() : payload.length();
     }
 
     /** Whether the bytes are in a spill file, rather than in the master's memory (its heap or a store: inline ones only). */
@@ -59,13 +64,13 @@ public record StoredMessage(int commId, int source, int tag, int senderWorldRank
         return payload != null && !(payload instanceof Payload.Inline);
     }
 
-    /** The payload, read from the store if it is there and left there (for a checkpoint's copy). */
+    /** The payload, read from the store if it keeps it and left there (for a checkpoint's copy). */
     public Payload readPayload() {
-        return offHeap != null ? new Payload.Inline(offHeap.read()) : payload;
+        return kept != null ? new Payload.Inline(kept.read()) : payload;
     }
 
-    /** The payload for delivery, taken out of the store if it is there: call once. */
+    /** The payload for delivery, taken out of the store if it keeps it: call once. */
     public Payload takePayload() {
-        return offHeap != null ? new Payload.Inline(offHeap.take()) : payload;
+        return kept != null ? new Payload.Inline(kept.take()) : payload;
     }
 }

@@ -62,7 +62,7 @@ class DeadlockReportTest {
     void windowLockOfAnotherNodeHeldByARankThatWaitsForever() {
         String report = run("lock", 2, 1, 1);
         expect(report, "rank 0: .*receive\\(source=1, tag=14, comm=COMM_WORLD\\)");
-        expect(report, "rank 1: .*MPI_Win_lock\\(exclusive, rank 0, window \\d+, kept by node 0\\)");
+        expect(report, "rank 1: waiting for MPI_Win_lock\\(rank 0 of window \\d+, exclusive, kept by node 0\\)");
     }
 
     /** Over nodes the masters report a deadlock only when every node is blocked and no message is in flight. */

@@ -34,6 +34,22 @@ class SeveralNodesFailureTest {
                 "no failure line naming rank 3");
     }
 
+    /**
+     * Every rank aborts at once: each node's master has a failure of its own, and one line reports
+     * the job's (the lowest failing node's). Before, both masters printed theirs in one run of five.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @EnumSource(MpiAbi.class)
+    void failuresAtOnceOnEveryNodeAreReportedInOneLine(MpiAbi library) {
+        for (int run = 0; run < 3; run++) {
+            JobResult r = JobRunner.job(Fail.class).nodes(2).mpi(library).ranks(2).running(2).args("abort", -1)
+                    .timeout(Duration.ofSeconds(60)).run();
+            Expect.that(r, r.exitCode() == 7, "exit code " + r.exitCode() + ", expected abort's 7");
+            long failures = r.stderr().stream().filter(l -> l.startsWith("bdmpiexec: job failed: ")).count();
+            Expect.that(r, failures == 1, failures + " failure lines, expected exactly one");
+        }
+    }
+
     @ParameterizedTest(name = "over {0}")
     @EnumSource(MpiAbi.class)
     void aMasterKilledOnOneNodeStopsTheOthers(MpiAbi library) {

@@ -1,5 +1,6 @@
 package io.bdmpi.tests.memory;
 
+import io.bdmpi.bench.Bandwidth;
 import io.bdmpi.tests.programs.Sleeper;
 import io.bdmpi.tests.programs.memory.CgroupPaths;
 import io.bdmpi.tests.programs.memory.HeapUser;
@@ -67,6 +68,22 @@ class MemoryLimitTest {
         for (int rank = 0; rank < 4; rank++) {
             r.assertStdoutHasLine("rank " + rank + " ok");
         }
+    }
+
+    /**
+     * A sender far ahead of its parked receiver: 2 rounds of 1024 messages of 100 kB (under the
+     * default -im, so inline) wait in the master, 102 MB a round, under a limit of 320 MiB. The
+     * master's JVM sizes its heap for the limit and holds an eighth of it of such messages at
+     * most, the rest in spill files. Before, the master's heap grew past the limit (the kernel
+     * killed the job in its second round).
+     */
+    @Test
+    void messagesWaitingForAParkedReceiverStayWithinTheLimit() {
+        JobResult r = JobRunner.job(Bandwidth.class).ranks(2).running(1).options("--memory-limit", "320m")
+                .args(100_000, 1024, 2, 1).timeout(Duration.ofSeconds(120)).run();
+        Expect.successfulRun(r, 2, 1);
+        Expect.that(r, r.stdoutMatching("Bandwidth round=[12] bytes=100000 messages=1024 ns=\\d+").size() == 2,
+                "both rounds measured, every message checked");
     }
 
     @Test

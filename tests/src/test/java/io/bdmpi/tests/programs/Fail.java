@@ -10,7 +10,7 @@ import mpi.MPIException;
  * The job must stop quickly and leave nothing behind. The program writes only to stdout, so that
  * whatever names the failed rank on stderr comes from the runtime.
  *
- * <p>Usage: {@code Fail MODE VICTIM}, MODE one of
+ * <p>Usage: {@code Fail MODE VICTIM} (VICTIM -1: every rank fails), MODE one of
  * <ul>
  *   <li>{@code exit}: the victim calls {@code System.exit(3)} after Init;</li>
  *   <li>{@code throw}: the victim throws out of main after Init;</li>
@@ -40,7 +40,7 @@ public final class Fail {
         // under a small -im), so the job fails with buffered data on disk and in memory.
         MPI.COMM_WORLD.send(new int[16 * 1024], 16 * 1024, MPI.INT, (rank + 1) % size, 77);
         MPI.COMM_WORLD.send(new int[4], 4, MPI.INT, (rank + 1) % size, 78);
-        if (rank == victim) {
+        if (rank == victim || victim < 0) {
             switch (mode) {
                 case "exit", "compute" -> {
                     System.out.println("Fail: rank " + rank + " exits 3 after MPI.Init");
