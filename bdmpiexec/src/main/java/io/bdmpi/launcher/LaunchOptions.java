@@ -34,7 +34,6 @@ import java.util.Objects;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
-import java.util.stream.IntStream;
 
 /**
  * Command-line options of {@code bdmpiexec} and their checks. Defaults come from a fresh
@@ -315,9 +314,7 @@ public final class LaunchOptions {
 
     /** Checks the options and builds a concluded context. */
     MasterContext toContext() throws UsageException {
-        String internal = nodeMaster && launcherAddress != null ? null : nodeMaster ? "--node-master"
-                : launcherAddress != null ? "--launcher" : nodeSlaves != null ? "--node-slaves" : nodeDirs != null ? "--node-dirs"
-                : heldPlacement ? "--held-placement" : null;
+        String internal = internalOptionGiven();
         if (internal != null) {
             throw new UsageException(internal + " is bdmpiexec's own option for the masters it starts through mpiexec, "
                     + "not one for the command line");
@@ -409,6 +406,30 @@ public final class LaunchOptions {
         return ctx.conclude();
     }
 
+    /**
+     * The first of bdmpiexec's own options for the masters it starts that the command line gives
+     * without them coming together with {@code --node-master} and {@code --launcher}, as bdmpiexec
+     * passes them; null if none.
+     */
+    private String internalOptionGiven() {
+        if (nodeMaster && launcherAddress != null) {
+            return null;
+        }
+        if (nodeMaster) {
+            return "--node-master";
+        }
+        if (launcherAddress != null) {
+            return "--launcher";
+        }
+        if (nodeSlaves != null) {
+            return "--node-slaves";
+        }
+        if (nodeDirs != null) {
+            return "--node-dirs";
+        }
+        return heldPlacement ? "--held-placement" : null;
+    }
+
     /** How to start the masters of {@code context}: through the MPI launcher, each running bdmpiexec --node-master with these arguments. */
     MultiNodeLaunch multiNodeLaunch(String[] args, MasterContext context) throws UsageException {
         MpiLauncher launcher;
@@ -420,8 +441,7 @@ public final class LaunchOptions {
         return new MultiNodeLaunch(launcher, nodes, hosts, hostFile, List.of(args), stats, trace, report,
                 progress == null && ProgressReporter.stderrIsTerminal(), progress == null ? 0 : progress, recover,
                 checkpointDir != null ? checkpointDir : restartDir, nodeDirs == null ? List.of() : List.copyOf(nodeDirs),
-                args.length - program.size(),
-                IntStream.range(0, context.nodes()).mapToLong(context::memoryLimitBytesOn).filter(l -> l > 0).min().orElse(0));
+                args.length - program.size(), context.smallestMemoryLimitBytes());
     }
 
     static List<String> splitJvmOptions(String opts) {

@@ -77,7 +77,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     private static final long LAST_WORDS_WAIT_MS = 2_000;
 
     /** How long the masters get to stop after bdmpiexec is told to stop. */
-    private static final long STOP_WAIT_S = 20;
+    static final long STOP_WAIT_S = 20;
     /** How long a stopped launch waits for the main thread to join the nodes' outputs, once the masters are gone. */
     private static final long JOIN_WAIT_S = 10;
     /** How long the other masters get to end their part after a node was lost, before the lost master is killed. */

@@ -30,8 +30,6 @@ final class SizedMaster {
 
     /** Set in the environment of the master's own JVM, to bdmpiexec's pid: that JVM runs the job itself. */
     static final String LAUNCHER_PID = "BDMPI_LAUNCHER_PID";
-    /** How long the master's JVM gets to end its job once bdmpiexec is stopped, before it is killed. */
-    private static final long STOP_WAIT_S = 20;
     /** How often the master's JVM looks whether bdmpiexec is still there. */
     private static final long LAUNCHER_POLL_MS = 200;
 
@@ -65,10 +63,10 @@ final class SizedMaster {
             System.err.println("bdmpiexec: job failed: cannot start the master's JVM: " + e.getMessage());
             return 1;
         }
-        Thread stop = new Thread(() -> {
+        Thread stop = new Thread(() -> { // as the masters of several nodes get to stop
             master.destroy();
             try {
-                if (!master.waitFor(STOP_WAIT_S, TimeUnit.SECONDS)) {
+                if (!master.waitFor(MultiNodeLaunch.STOP_WAIT_S, TimeUnit.SECONDS)) {
                     master.destroyForcibly().waitFor();
                 }
             } catch (InterruptedException e) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Every setting of a node master, in one place, with its default and meaning. The launcher maps
@@ -243,6 +244,11 @@ public final class MasterContext {
     public long memoryLimitBytesOn(int node) {
         NodeSettings s = nodeSetting(node);
         return s != null && s.memoryLimitBytes() != null ? s.memoryLimitBytes() : memoryLimitBytes;
+    }
+
+    /** The smallest --memory-limit of the nodes that have one, or 0 when none has. */
+    public long smallestMemoryLimitBytes() {
+        return IntStream.range(0, nodes).mapToLong(this::memoryLimitBytesOn).filter(l -> l > 0).min().orElse(0);
     }
 
     /**

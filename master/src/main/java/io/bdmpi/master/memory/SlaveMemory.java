@@ -110,9 +110,10 @@ public record SlaveMemory(long heapBytes, boolean shrinkOnPark, long parkedHeapB
         long forHeaps = budget - MASTER_RESERVE_BYTES - slaves * PARKED_SLAVE_BYTES;
         if (forHeaps < (long) nr * MIN_HEAP_BYTES) {
             long most = Math.max(0, (budget - MASTER_RESERVE_BYTES - nr * MIN_HEAP_BYTES) / PARKED_SLAVE_BYTES);
-            String change = most >= nr ? String.format(Locale.ROOT, "Run at most %d slaves on this node (-ns), or give the job more memory.", most)
+            String change = most >= nr
+                    ? String.format(Locale.ROOT, "Run at most %d slaves on this node (-ns), or give the job more memory.", most)
                     : String.format(Locale.ROOT, "Give the job at least %d MiB.",
-                    (MASTER_RESERVE_BYTES + nr * (PARKED_SLAVE_BYTES + MIN_HEAP_BYTES)) >> 20);
+                            (MASTER_RESERVE_BYTES + nr * (PARKED_SLAVE_BYTES + MIN_HEAP_BYTES)) >> 20);
             warnings.add(String.format(Locale.ROOT, "bdmpiexec: warning: %d slaves do not fit %s: each slave's JVM takes "
                             + "about %d MiB parked, the master %d MiB, and each of the %d running at least %d MiB of heap. %s",
                     slaves, budgetName, PARKED_SLAVE_BYTES >> 20, MASTER_RESERVE_BYTES >> 20, nr, MIN_HEAP_BYTES >> 20, change));
