@@ -141,11 +141,18 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
         if (mpiexec.abi() == MpiAbi.MPICH) {
             cmd.addAll(OWN_SESSION);
         }
+        cmd.addAll(masterJvm(javaOptions));
+        cmd.addAll(List.of("--node-master", "--launcher=" + launcherAddress));
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** A master's JVM with {@code javaOptions}, running bdmpiexec, whose arguments follow. */
+    static List<String> masterJvm(List<String> javaOptions) {
+        List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(javaOptions);
-        cmd.addAll(List.of("-cp", String.join(File.pathSeparator, masterClassPath()), Bdmpiexec.class.getName(), "--node-master",
-                "--launcher=" + launcherAddress));
-        cmd.addAll(args);
+        cmd.addAll(List.of("-cp", String.join(File.pathSeparator, masterClassPath()), Bdmpiexec.class.getName()));
         return cmd;
     }
 
@@ -154,7 +161,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
      * only, and the JVM maps it only where its class path begins the JVM's), then the rest (the
      * tests' class directories) in their order.
      */
-    static List<String> masterClassPath() {
+    private static List<String> masterClassPath() {
         List<String> entries = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
         return Stream.concat(entries.stream().filter(ClassDataArchive::isJar), entries.stream().filter(e -> !ClassDataArchive.isJar(e)))
                 .toList();

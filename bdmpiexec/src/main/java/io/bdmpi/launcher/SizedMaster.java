@@ -3,10 +3,7 @@ package io.bdmpi.launcher;
 import io.bdmpi.master.NodeMaster;
 import io.bdmpi.master.config.MasterContext;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -49,10 +46,7 @@ final class SizedMaster {
      * @return its exit code, to exit with
      */
     static int run(MasterContext context, String[] args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(MultiNodeLaunch.masterJavaOptions(context.memoryLimitBytesOn(0)));
-        command.addAll(List.of("-cp", String.join(File.pathSeparator, MultiNodeLaunch.masterClassPath()), Bdmpiexec.class.getName()));
+        List<String> command = MultiNodeLaunch.masterJvm(MultiNodeLaunch.masterJavaOptions(context.memoryLimitBytesOn(0)));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
         builder.environment().put(LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
