@@ -3,7 +3,7 @@ package mpi;
 import io.bdmpi.protocol.ElementType;
 import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
-import io.bdmpi.slave.ProcessMemory;
+import io.bdmpi.slave.OwnProcess;
 import io.bdmpi.slave.SlaveEnvironment;
 import io.bdmpi.slave.SlaveRuntime;
 
@@ -418,7 +418,7 @@ public final class MPI {
         SlaveRuntime rt = Session.enter("MPI_Finalize");
         Session.finish();
         try {
-            rt.finish(ProcessMemory.peakRssBytes());
+            rt.finish(OwnProcess.peakRssBytes());
         } catch (IOException e) {
             throw COMM_WORLD.handle(Errors.transport("MPI_Finalize", e));
         }

@@ -179,12 +179,23 @@ public final class SlaveMain {
      * as MPI ranks other than an mpirun's first do.
      */
     private static void watchMaster(long masterPid) {
-        if (masterPid == ProcessHandle.current().pid()) {
+        if (masterPid == OwnProcess.pid()) {
             return; // the class-data training is its own master
         }
         FileInputStream fromMaster = new FileInputStream(FileDescriptor.in);
         System.setIn(InputStream.nullInputStream());
-        Thread t = new Thread(() -> {
+        Thread t = new Thread(new MasterWatchdog(fromMaster, masterPid), "bdmpi-master-watchdog");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * The watchdog's loop, a class rather than a lambda: the class-data training never starts it,
+     * so a lambda would be spun in every slave, and with it the JDK's bytecode generator.
+     */
+    private record MasterWatchdog(FileInputStream fromMaster, long masterPid) implements Runnable {
+        @Override
+        public void run() {
             try {
                 while (fromMaster.read() >= 0) {
                     // The master writes nothing; a byte from elsewhere is ignored.
@@ -201,8 +212,6 @@ public final class SlaveMain {
                 }
             }
             Runtime.getRuntime().halt(EXIT_MASTER_GONE);
-        }, "bdmpi-master-watchdog");
-        t.setDaemon(true);
-        t.start();
+        }
     }
 }

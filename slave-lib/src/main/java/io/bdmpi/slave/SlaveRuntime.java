@@ -105,7 +105,7 @@ public final class SlaveRuntime implements AutoCloseable {
         try {
             ch.connect(UnixDomainSocketAddress.of(env.socketPath()));
             runtime = new SlaveRuntime(env, ch);
-            runtime.call(new SlaveRequest.Hello(env.worldRank(), ProcessHandle.current().pid()), MasterReply.Go.class);
+            runtime.call(new SlaveRequest.Hello(env.worldRank(), OwnProcess.pid()), MasterReply.Go.class);
             return runtime;
         } catch (IOException | RuntimeException e) {
             // Once registered with the runtime's selector, the socket is closed for good only with it.

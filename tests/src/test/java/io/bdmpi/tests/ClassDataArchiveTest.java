@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -37,8 +38,10 @@ class ClassDataArchiveTest {
     Path classLoads;
 
     @Test
-    void theFirstJobMakesTheArchiveAndEveryJobsSlavesMapIt() throws IOException {
+    void theFirstJobMakesTheArchiveAndEveryJobsSlavesMapIt() throws IOException, InterruptedException {
+        Path leftOver = leftOverPartialArchive();
         Path archive = mappedByAll(run(), 3);
+        assertFalse(Files.exists(leftOver), "the training removed the partial archive of a master that is gone: " + leftOver);
         assertTrue(archive.startsWith(cache.resolve("bdmpi")), "the archive is in the cache: " + archive);
         FileTime made = Files.getLastModifiedTime(archive);
 
@@ -63,6 +66,9 @@ class ClassDataArchiveTest {
             }
             assertTrue(loads.contains(" " + ArchiveUse.class.getName() + " source: file:"),
                     log + " loads the program's own class from its class path");
+            List<String> beforeProgram = loads.lines().takeWhile(l -> !l.contains(" " + ArchiveUse.class.getName() + " ")).toList();
+            assertTrue(beforeProgram.stream().noneMatch(l -> l.contains("__JVM_LookupDefineClass__") || l.contains(" java.lang.ProcessHandleImpl ")),
+                    log + ": until the program starts, the slave generates no class and starts no process reaper");
         }
     }
 
@@ -107,6 +113,19 @@ class ClassDataArchiveTest {
                         log + " loads the first lambda of " + c + " from the archive");
             }
         }
+    }
+
+    /**
+     * A partial archive as a master killed while it trained leaves it: named after a pid that no
+     * process has any more.
+     */
+    private Path leftOverPartialArchive() throws IOException, InterruptedException {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path partial = cache.resolve("bdmpi").resolve("slave-0123456789abcdef01234567.jsa." + gone.pid() + ".part");
+        Files.createDirectories(partial.getParent());
+        Files.writeString(partial, "cut short");
+        return partial;
     }
 
     private JobResult run(String... options) {

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The slaves' class-data archive (AppCDS): the classes a slave loads at start-up, from the JDK and
@@ -52,6 +54,8 @@ public final class ClassDataArchive {
      * for slaves, 15 MiB for masters), and a JVM that maps one still has it when it is removed.
      */
     static final int KEPT_ARCHIVES = 16;
+    /** An archive being written, named after the pid of the master that trains it. */
+    private static final Pattern PARTIAL_ARCHIVE = Pattern.compile("(?:slave|master)-[0-9a-f]+\\.jsa\\.([0-9]+)\\.part");
 
     private ClassDataArchive() {
     }
@@ -171,11 +175,22 @@ public final class ClassDataArchive {
         }
     }
 
-    /** Removes all but the {@link #KEPT_ARCHIVES} newest archives of the cache. */
+    /**
+     * Removes all but the {@link #KEPT_ARCHIVES} newest archives of the cache, and the partial
+     * archives of trainings whose master is gone (killed while it trained, so its own clean-up
+     * never ran).
+     */
     private static void prune(Path cacheDir) throws IOException {
-        List<Path> archives;
-        try (var files = Files.list(cacheDir)) {
-            archives = files.filter(f -> f.getFileName().toString().matches("(slave|master)-[0-9a-f]+\\.jsa")).toList();
+        List<Path> files;
+        try (var listing = Files.list(cacheDir)) {
+            files = listing.toList();
+        }
+        List<Path> archives = files.stream().filter(f -> f.getFileName().toString().matches("(slave|master)-[0-9a-f]+\\.jsa")).toList();
+        for (Path f : files) {
+            Matcher partial = PARTIAL_ARCHIVE.matcher(f.getFileName().toString());
+            if (partial.matches() && ProcessHandle.of(Long.parseLong(partial.group(1))).isEmpty()) {
+                Files.deleteIfExists(f);
+            }
         }
         Map<Path, FileTime> made = new HashMap<>();
         for (Path a : archives) {
