@@ -13,7 +13,7 @@ public final class OwnProcess {
     /**
      * This process's pid. {@code ProcessHandle.current()} would do, but its class starts the JDK's
      * process reaper, whose executor spins method-handle classes that no class-data archive
-     * holds: some 10 ms of every slave's start.
+     * holds: some 7 ms of CPU in every slave's start.
      */
     public static long pid() {
         try {
