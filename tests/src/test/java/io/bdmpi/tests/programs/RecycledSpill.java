@@ -111,8 +111,10 @@ public final class RecycledSpill {
 
     /**
      * Rank 0's master returned the files of its messages once sent, and rank 0 took them back one
-     * after the other: one file is left (two if a return came late), and the next large message, a
-     * shorter one to rank 0 itself, goes into it and arrives intact.
+     * after the other, and the next large message, a shorter one to rank 0 itself, goes into one of
+     * them and arrives intact. How many files are left depends on timing: usually one, one more
+     * each time a file's return came after rank 0's next send (its master may read the ack of a
+     * message before it sees that MPI has sent it), as on a loaded node.
      */
     private static void takeBack(int longest, int base) throws MPIException, IOException, InterruptedException {
         Path returnedDir = SpillDirectory.returnedPath(SpillListing.spillDir(), "r0-1").getParent();
@@ -122,9 +124,9 @@ public final class RecycledSpill {
             Thread.sleep(10);
             returned = Files.isDirectory(returnedDir) ? SpillListing.names(returnedDir, n -> true) : List.of();
         } while (returned.isEmpty() && System.currentTimeMillis() < deadline);
-        Check.that(!returned.isEmpty() && returned.size() <= 2 && returned.stream().anyMatch(SpillDirectory::mayBeLonger),
+        Check.that(!returned.isEmpty() && returned.stream().anyMatch(SpillDirectory::mayBeLonger),
                 "after its messages one after the other, rank 0's node has returned files " + returned
-                        + ", expected one or two, one of them taken back before");
+                        + ", expected at least one, taken back before");
         int tag = 201;
         MPI.COMM_WORLD.send(ints(length(base, tag), tag), length(base, tag), MPI.INT, 0, tag);
         List<String> reused = SpillListing.names(SpillListing.spillDir(), n -> n.startsWith("r0-") && SpillDirectory.mayBeLonger(n));
