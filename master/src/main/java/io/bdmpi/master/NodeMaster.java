@@ -34,6 +34,7 @@ import io.bdmpi.master.slaveio.WorkDirectory;
 import io.bdmpi.master.store.BoundedMessageStore;
 import io.bdmpi.master.store.ChronicleMessageStore;
 import io.bdmpi.master.store.MessageStore;
+import io.bdmpi.ooc.Libc;
 import io.bdmpi.slave.SlaveEnvironment;
 import io.bdmpi.spill.SpillDirectory;
 
@@ -441,6 +442,8 @@ public final class NodeMaster {
             workDir.slavesStarted(pids);
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
+                // The sampler binds libc: its jffi takes the stub the slaves share, not a temporary copy of its own.
+                Libc.nativeStubIn(context.classDataCacheDir()).ifPresent(Libc::loadNativeStubFrom);
                 sampler = new ResidencySampler(pids,
                         Arrays.stream(sessions).mapToInt(s -> s.worldRank).toArray(), workDir.spill()).start();
                 policy = new MostResidentPolicy(sampler);

@@ -32,6 +32,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Libc {
 
+    /** The system property from which jffi takes the directory of its native stub. */
+    private static final String NATIVE_STUB_PATH = "jffi.boot.library.path";
+
     /** The kernel reads these pages ahead, asynchronously. */
     static final int MADV_WILLNEED = 3;
     /** Read ahead aggressively; pages behind may be dropped soon. */
@@ -376,7 +379,18 @@ public final class Libc {
      * still extracts its own if the file is missing.
      */
     public static String nativeStubOption(Path dir) {
-        return "-Djffi.boot.library.path=" + dir;
+        return "-D" + NATIVE_STUB_PATH + "=" + dir;
+    }
+
+    /**
+     * Has this JVM's jffi load its native stub from {@code dir}, as {@link #nativeStubOption} has
+     * a new JVM's, unless this JVM was given a path of its own. Takes effect only before libc's
+     * first use here. No temporary copy of the library is then made, so none can be left behind.
+     */
+    public static void loadNativeStubFrom(Path dir) {
+        if (System.getProperty(NATIVE_STUB_PATH) == null) {
+            System.setProperty(NATIVE_STUB_PATH, dir.toString());
+        }
     }
 
     /**

@@ -5,7 +5,9 @@ import io.bdmpi.ooc.MappedResidency;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Measures, off the scheduler thread, which fraction of each slave's memory is resident, so the
@@ -63,10 +65,9 @@ public final class ResidencySampler implements AutoCloseable {
                 fractionBits.set(i, Double.doubleToRawLongBits(sample(pids[i], ArrayStore.rankDirectory(spillDir, worldRanks[i]))));
             }
             long sweepMs = (System.nanoTime() - start) / 1_000_000;
-            try {
-                Thread.sleep(Math.max(PERIOD_MS, IDLE_PER_BUSY * sweepMs));
-            } catch (InterruptedException e) {
-                return;
+            long wakeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(PERIOD_MS, IDLE_PER_BUSY * sweepMs));
+            while (!stopped && wakeAt - System.nanoTime() > 0) {
+                LockSupport.parkNanos(wakeAt - System.nanoTime());
             }
         }
     }
@@ -80,14 +81,21 @@ public final class ResidencySampler implements AutoCloseable {
             MappedResidency arrays = MappedResidency.ofStore(storeDir);
             long total = anonResident + swapped + arrays.totalBytes();
             return total == 0 ? 0 : (double) (anonResident + arrays.residentBytes()) / total;
-        } catch (IOException | RuntimeException e) {
-            return 0; // The process has ended or /proc is unavailable: no preference.
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // The process has ended, /proc is unavailable, or libc cannot be bound: no preference.
+            return 0;
         }
     }
 
+    /**
+     * Stops the sampler after its current sample. Its thread is woken, not interrupted: an
+     * interrupt closes any channel the thread is reading or writing, and one that came while jffi
+     * was writing out its native library on the first use of libc left an empty library file
+     * behind, a stack trace on the job's output and, once, a master killed by SIGBUS.
+     */
     @Override
     public void close() {
         stopped = true;
-        thread.interrupt();
+        LockSupport.unpark(thread);
     }
 }
