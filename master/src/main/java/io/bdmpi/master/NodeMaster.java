@@ -172,6 +172,9 @@ public final class NodeMaster {
             SlaveMemory slaveMemory = context.slaveMemoryOn(node);
             slaveMemory.warnings().forEach(System.err::println);
             SlaveLauncher slaveLauncher = new SlaveLauncher(context, slaveMemory);
+            // The master binds libc too (residency sampling, read-ahead): its jffi loads the stub its
+            // slaves share, not a temporary copy of its own that an interrupted first use could leave half-written.
+            slaveLauncher.nativeStubDir().ifPresent(Libc::loadNativeStubFrom);
             if (context.memoryLimitBytesOn(node) > 0) {
                 cgroup = MemoryCgroup.create(context.memoryLimitBytesOn(node));
             }
@@ -442,8 +445,6 @@ public final class NodeMaster {
             workDir.slavesStarted(pids);
             ResumePolicy policy = ResumePolicy.FIFO;
             if (context.resumePolicy() == ResumePolicyKind.RESIDENT) {
-                // The sampler binds libc: its jffi takes the stub the slaves share, not a temporary copy of its own.
-                Libc.nativeStubIn(context.classDataCacheDir()).ifPresent(Libc::loadNativeStubFrom);
                 sampler = new ResidencySampler(pids,
                         Arrays.stream(sessions).mapToInt(s -> s.worldRank).toArray(), workDir.spill()).start();
                 policy = new MostResidentPolicy(sampler);

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -89,7 +90,7 @@ public final class SlaveLauncher {
     private final List<String> archiveOptions;
     private final List<String> runtimeOptions;
     /** Where slaves load jffi's native stub from: one copy in the cache, shared by all, if it could be made. */
-    private final List<String> nativeStubOptions;
+    private final Optional<Path> nativeStubDir;
 
     /**
      * @param memory the heap limit and heap on park of this node's slaves
@@ -118,8 +119,12 @@ public final class SlaveLauncher {
                 .map(ClassDataArchive::options)
                 .orElse(List.of());
         this.runtimeOptions = runtimeOptions(context.javaExecutable());
-        this.nativeStubOptions = Libc.nativeStubIn(context.classDataCacheDir()).map(d -> List.of(Libc.nativeStubOption(d)))
-                .orElse(List.of());
+        this.nativeStubDir = Libc.nativeStubIn(context.classDataCacheDir());
+    }
+
+    /** The directory of the copy of jffi's native stub the slaves load, if it could be made. */
+    public Optional<Path> nativeStubDir() {
+        return nativeStubDir;
     }
 
     /** {@link #TRIM_NATIVE_HEAP} if the slaves' JVM is this one and knows the flag, else nothing. */
@@ -148,7 +153,7 @@ public final class SlaveLauncher {
         cmd.addAll(COMPILE_THRESHOLDS);
         cmd.addAll(archiveOptions);
         cmd.addAll(runtimeOptions);
-        cmd.addAll(nativeStubOptions);
+        nativeStubDir.ifPresent(d -> cmd.add(Libc.nativeStubOption(d)));
         if (memory.heapBytes() > 0) {
             cmd.add("-Xmx" + (memory.heapBytes() >> 20) + "m");
         }
