@@ -120,7 +120,12 @@ final class BufferAccess {
     private static Memory memory(String call, Object buf, Datatype type) throws MPIException {
         Memory m = Memory.of(buf);
         if (m == null) {
-            throw MPIException.of(MPI.ERR_BUFFER, call + ": a " + buf.getClass().getName()
+            if (buf instanceof FromElement f && Memory.of(f.array) != null) {
+                throw MPIException.of(MPI.ERR_BUFFER, call + ": offset " + f.offset + " lies outside the "
+                        + describe(f.array) + " (an mpiJava offset counts elements of the array)");
+            }
+            Object given = buf instanceof FromElement f ? f.array : buf;
+            throw MPIException.of(MPI.ERR_BUFFER, call + ": a " + given.getClass().getName()
                     + " is not a buffer: use a primitive array or a java.nio Buffer");
         }
         if ((m.kind == Datatype.Base.BOOLEAN) != (type.base == Datatype.Base.BOOLEAN)) {

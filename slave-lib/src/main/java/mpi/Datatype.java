@@ -135,7 +135,9 @@ public final class Datatype implements Freeable {
             throw MPIException.of(MPI.ERR_TYPE, call + ": null datatype");
         }
         if (type.freed) {
-            throw MPIException.of(MPI.ERR_TYPE, call + ": " + type + (type.predefined ? "" : " has been freed"));
+            // A freed predefined type is MPI.DATATYPE_NULL, which its name says.
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + (type.predefined ? type.name
+                    : (type.name.isEmpty() ? "the datatype" : type.name) + " has been freed"));
         }
         if (!type.committed) {
             throw MPIException.of(MPI.ERR_TYPE, call + ": " + type + " is not committed (call commit() first)");

@@ -357,8 +357,8 @@ public class Request implements Freeable {
      * Waits (parked) until every request completes; all become null. Elements must not be Java null.
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static void waitAll(Request[] requests) throws MPIException {
         waitAll("MPI_Waitall", requests);
@@ -369,8 +369,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return the statuses
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
         return waitAll("MPI_Waitall", requests);
@@ -383,7 +383,7 @@ public class Request implements Freeable {
         if (!pending.isEmpty()) {
             collect(call, rt, pending, Integer.MAX_VALUE, true);
         }
-        return complete(requests, allIndices(requests), false);
+        return complete(call, requests, allIndices(requests), false);
     }
 
     /**
@@ -428,8 +428,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return whether every request is complete
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static boolean testAll(Request[] requests) throws MPIException {
         return testAll("MPI_Testall", requests) != null;
@@ -440,8 +440,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return the statuses, or null
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         return testAll("MPI_Testall", requests);
@@ -457,7 +457,7 @@ public class Request implements Freeable {
                 return null;
             }
         }
-        return complete(requests, allIndices(requests), false);
+        return complete(call, requests, allIndices(requests), false);
     }
 
     /**
@@ -508,8 +508,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return their indices, or null if every request is null
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static int[] waitSome(Request[] requests) throws MPIException {
         return indices(waitSome("MPI_Waitsome", requests));
@@ -520,8 +520,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return the statuses, or null if every request is null
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
         return waitSome("MPI_Waitsome", requests);
@@ -536,7 +536,7 @@ public class Request implements Freeable {
         if (readyIndices(requests).isEmpty()) {
             collect(call, rt, pending(requests), 1, true);
         }
-        return complete(requests, readyIndices(requests), true);
+        return complete(call, requests, readyIndices(requests), true);
     }
 
     /**
@@ -544,8 +544,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return their indices (length 0 if none), or null if every request is null
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static int[] testSome(Request[] requests) throws MPIException {
         return indices(testSome("MPI_Testsome", requests));
@@ -556,8 +556,8 @@ public class Request implements Freeable {
      *
      * @param requests the requests: none may be Java null (use {@code MPI.REQUEST_NULL})
      * @return the statuses (none if no request is complete), or null if every request is null
-     * @throws MPIException if MPI is not running, or on an error (such as {@code MPI.ERR_TRUNCATE}) under
-     *                      {@code MPI.ERRORS_RETURN}
+     * @throws MPIException if MPI is not running, or under {@code MPI.ERRORS_RETURN} with
+     *                      {@code MPI.ERR_IN_STATUS} when a request fails (its error is the cause)
      */
     public static Status[] testSomeStatus(Request[] requests) throws MPIException {
         return testSome("MPI_Testsome", requests);
@@ -573,7 +573,7 @@ public class Request implements Freeable {
         if (!pending.isEmpty()) {
             collect(call, rt, pending, 0, false);
         }
-        return complete(requests, readyIndices(requests), true);
+        return complete(call, requests, readyIndices(requests), true);
     }
 
     // ---------------------------------------------------------------- internals
@@ -674,23 +674,35 @@ public class Request implements Freeable {
     }
 
     /**
-     * Completes the requests at {@code indices}. All of them complete even if some fail; the first
-     * error is then raised (under a fatal handler the job ends at the first one).
+     * Completes the requests at {@code indices} for a call on several requests. All of them complete
+     * even if some fail (under a fatal handler the job ends at the first failure, with its own
+     * error); otherwise the call fails with {@code MPI.ERR_IN_STATUS}, as MPI's do, and says which
+     * request failed first and why.
      */
-    private static Status[] complete(Request[] requests, List<Integer> indices, boolean withIndex) throws MPIException {
+    private static Status[] complete(String call, Request[] requests, List<Integer> indices, boolean withIndex)
+            throws MPIException {
         Status[] out = new Status[indices.size()];
         MPIException first = null;
+        int firstIndex = -1;
+        int failed = 0;
         for (int k = 0; k < out.length; k++) {
             int i = indices.get(k);
             try {
                 Status s = requests[i].complete();
                 out[k] = withIndex ? s.withIndex(i) : s;
             } catch (MPIException e) {
-                first = first == null ? e : first;
+                failed++;
+                if (first == null) {
+                    first = e;
+                    firstIndex = i;
+                }
             }
         }
         if (first != null) {
-            throw first;
+            MPIException inStatus = MPIException.of(MPI.ERR_IN_STATUS, call + ": " + failed + " of the requests failed;"
+                    + " request " + firstIndex + ": " + first.getMessage());
+            inStatus.initCause(first);
+            throw inStatus;
         }
         return out;
     }

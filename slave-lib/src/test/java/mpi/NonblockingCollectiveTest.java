@@ -155,8 +155,10 @@ class NonblockingCollectiveTest extends WithMaster {
         Request r = WORLD.iAllGather(MPI.newIntBuffer(1).put(0, 9), 1, MPI.INT, in, 1, MPI.INT);
         Request[] rs = {r};
         MPIException e = assertThrows(MPIException.class, () -> Request.waitAllStatus(rs));
-        assertEquals(MPI.ERR_TRUNCATE, e.getErrorClass());
-        assertTrue(e.getMessage().startsWith("MPI_Iallgather: the data from rank 0 has 8 bytes"), e.getMessage());
+        assertEquals(MPI.ERR_IN_STATUS, e.getErrorClass());
+        assertEquals(MPI.ERR_TRUNCATE, ((MPIException) e.getCause()).getErrorClass());
+        assertTrue(e.getMessage().startsWith("MPI_Waitall: 1 of the requests failed; request 0: MPI_Iallgather: the data"
+                + " from rank 0 has 8 bytes"), e.getMessage());
         assertTrue(r.isNull(), "completed, with its error");
     }
 

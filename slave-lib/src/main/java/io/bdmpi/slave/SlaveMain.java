@@ -51,13 +51,20 @@ public final class SlaveMain {
         try {
             main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
         } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof OutOfMemoryError oom) {
-                outOfMemory(rank, "main", oom);
-            }
-            System.err.print("bdmpi: rank " + rank + ": uncaught exception in main: ");
-            e.getCause().printStackTrace();
-            System.exit(EXIT_UNCAUGHT);
+            uncaught(rank, e.getCause());
+        } catch (Error e) {
+            // Thrown while the program's class initializes, before main runs (a static initializer).
+            uncaught(rank, e);
         }
+    }
+
+    private static void uncaught(int rank, Throwable e) {
+        if (e instanceof OutOfMemoryError oom) {
+            outOfMemory(rank, "main", oom);
+        }
+        System.err.print("bdmpi: rank " + rank + ": uncaught exception in main: ");
+        e.printStackTrace();
+        System.exit(EXIT_UNCAUGHT);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.bdmpi.tests;
 
 import io.bdmpi.tests.programs.Deadlock;
 import io.bdmpi.tests.programs.Fail;
+import io.bdmpi.tests.programs.FailingInitializer;
 import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
@@ -26,6 +27,16 @@ class FailureTest {
     void dyingRankEndsTheJob(String mode, int status) {
         JobResult r = JobRunner.job(Fail.class).ranks(3).running(1).inlineMax(4096).args(mode, 1).run();
         checkFailed(r, status);
+    }
+
+    @Test
+    void failingStaticInitializerEndsTheJob() {
+        JobResult r = JobRunner.job(FailingInitializer.class).ranks(3).running(1).run();
+        checkFailed(r, 1);
+        Expect.that(r, !r.stderrContaining("^bdmpi: rank 1: uncaught exception in main: java.lang.ExceptionInInitializerError").isEmpty(),
+                "rank 1's failed initializer is not said as its uncaught exception");
+        Expect.that(r, !r.stderrContaining("^Caused by: java.lang.IllegalStateException: rank 1's static initializer fails").isEmpty(),
+                "the initializer's own exception is not shown");
     }
 
     @Test

@@ -9,7 +9,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 
-/** A receive smaller than its message: ERR_TRUNCATE under ERRORS_RETURN, job failure by default. */
+/**
+ * A receive smaller than its message: ERR_TRUNCATE under ERRORS_RETURN (ERR_IN_STATUS from a call on
+ * several requests), job failure by default.
+ */
 class TruncationTest {
 
     /** With {@code -nn 2 -ns 1} the truncated messages come from the other node. */
@@ -22,6 +25,8 @@ class TruncationTest {
         Expect.okFromEveryRank(r, "Truncate return", 2);
         long reported = r.stdout().stream().filter(l -> l.contains("MPIException ERR_TRUNCATE")).count();
         Expect.that(r, reported == 3, reported + " truncations reported by rank 1, expected 3");
+        Expect.that(r, r.stdout().stream().anyMatch(l -> l.contains("MPIException ERR_IN_STATUS: MPI_Waitall: 1 of the requests failed;"
+                + " request 0: MPI_Waitall: message of 40 bytes")), "rank 1 did not report waitAll's ERR_IN_STATUS for request 0");
     }
 
     @ParameterizedTest(name = "-nn {0} -ns {1}")

@@ -36,6 +36,8 @@ class MisuseTest {
         expected.put("null-buffer", MPI.ERR_BUFFER);
         expected.put("small-buffer", MPI.ERR_BUFFER);
         expected.put("buffer-type", MPI.ERR_TYPE);
+        expected.put("offset", MPI.ERR_BUFFER);
+        expected.put("freed-type", MPI.ERR_TYPE);
         expected.put("freed-comm", MPI.ERR_COMM);
         expected.put("after-finalize", 0);
         for (Map.Entry<String, Integer> e : expected.entrySet()) {
@@ -47,6 +49,11 @@ class MisuseTest {
                 "rank 1 did not report ERR_TRUNCATE");
         Expect.that(r, r.stdout().stream().anyMatch(l -> l.startsWith("MISUSE before-init") && l.contains("not initialized")),
                 "the call before Init does not say MPI is not initialized");
+        Expect.that(r, r.stdout().stream().anyMatch(l -> l.startsWith("MISUSE offset") && l.endsWith(
+                "msg=MPI_Send: offset 10 lies outside the int[4] (an mpiJava offset counts elements of the array)")),
+                "the mpiJava offset past the array's end is not reported as such");
+        Expect.that(r, r.stdout().stream().anyMatch(l -> l.startsWith("MISUSE freed-type") && l.endsWith(
+                "msg=MPI_Send: the datatype has been freed")), "the freed datatype is not reported as such");
         Expect.that(r, r.stdout().stream().anyMatch(l -> l.startsWith("MISUSE after-finalize") && l.contains("finalized")),
                 "the call after Finalize does not say MPI is finalized");
     }

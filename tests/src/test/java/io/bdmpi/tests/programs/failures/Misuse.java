@@ -1,5 +1,6 @@
 package io.bdmpi.tests.programs.failures;
 
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -52,7 +53,7 @@ public final class Misuse {
         attempt("double-init", () -> MPI.Init(args));
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         for (String c : new String[] {"rank", "root", "tag", "count", "null-buffer", "small-buffer", "buffer-type",
-            "truncate", "freed-comm"}) {
+            "offset", "freed-type", "truncate", "freed-comm"}) {
             if (rank == 1 || !c.equals("truncate")) {
                 attempt(c, misuse(c, rank));
             } else {
@@ -75,6 +76,13 @@ public final class Misuse {
             case "null-buffer" -> () -> MPI.COMM_WORLD.send(null, 1, MPI.INT, 1 - rank, 1);
             case "small-buffer" -> () -> MPI.COMM_WORLD.send(new int[1], 5, MPI.INT, 1 - rank, 1);
             case "buffer-type" -> () -> MPI.COMM_WORLD.send(new boolean[4], 4, MPI.INT, 1 - rank, 1); // a boolean[] holds MPI.BOOLEAN only
+            case "offset" -> () -> MPI.COMM_WORLD.Send(new int[4], 10, 2, MPI.INT, 1 - rank, 1); // mpiJava: from element 10
+            case "freed-type" -> {
+                Datatype pair = Datatype.createContiguous(2, MPI.INT);
+                pair.commit();
+                pair.free();
+                yield () -> MPI.COMM_WORLD.send(new int[2], 1, pair, 1 - rank, 1);
+            }
             case "truncate" -> () -> MPI.COMM_WORLD.recv(new int[4], 4, MPI.INT, 0, 21);
             case "freed-comm" -> {
                 Intracomm dup = MPI.COMM_WORLD.dup();
