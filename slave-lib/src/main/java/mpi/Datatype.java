@@ -45,7 +45,7 @@ public final class Datatype implements Freeable {
     /** How the master reduces items of this type; null when no predefined operator applies (PACKED, mixed structs). */
     final ElementType element;
     /** Predefined types are committed from the start and cannot be freed. */
-    private final boolean predefined;
+    final boolean predefined;
     /** For a pair type, the bytes of its value and index (padding excluded), and the end of its index; else null. */
     private final int[] pairData;
     private volatile String name;

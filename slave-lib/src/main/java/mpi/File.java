@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
@@ -113,7 +114,11 @@ public final class File {
     // ---------------------------------------------------------------- opening and closing
 
     private static Opened open(String call, Comm user, String filename, int amode) throws MPIException {
-        if (user.isInter()) {
+        if (user == null || user.isNull()) {
+            throw MPIException.of(MPI.ERR_COMM, call + ": " + (user == null ? "the communicator is Java null"
+                    : "a null communicator (MPI.COMM_NULL, freed, or from a split with MPI.UNDEFINED) cannot open a file"));
+        }
+        if (user instanceof Intercomm) {
             throw MPIException.of(MPI.ERR_COMM, call + ": an intercommunicator cannot open a file");
         }
         SlaveEnvironment env = Session.runtime().environment();
@@ -323,6 +328,8 @@ public final class File {
      */
     static MPIException ioError(String call, IOException e) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        // The system's own words (strerror), without the file name that the message starts with.
+        String reason = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : message;
         int errorClass = MPI.ERR_IO;
         if (e instanceof NoSuchFileException) {
             errorClass = MPI.ERR_NO_SUCH_FILE;
@@ -333,13 +340,14 @@ public final class File {
         } else if (e instanceof AccessDeniedException) {
             errorClass = MPI.ERR_ACCESS;
             message = "permission denied: " + message;
-        } else if (message.contains("Read-only file system")) {
+        } else if (reason.contains("Read-only file system")) {
             errorClass = MPI.ERR_READ_ONLY;
-        } else if (message.contains("No space left")) {
+        } else if (reason.contains("No space left")) {
             errorClass = MPI.ERR_NO_SPACE;
-        } else if (message.contains("quota")) {
+        } else if (reason.contains("quota")) {
             errorClass = MPI.ERR_QUOTA;
-        } else if (message.startsWith("Is a directory")) {
+        } else if (reason.contains("Is a directory") || reason.contains("Not a directory")
+                || reason.contains("File name too long") || reason.contains("Too many levels of symbolic links")) {
             errorClass = MPI.ERR_BAD_FILE;
         }
         return MPIException.of(errorClass, call + ": " + message);
@@ -793,6 +801,11 @@ public final class File {
     }
 
     private long seekTarget(String call, long current, long offset, int whence) throws MPIException {
+        return checkPosition(call, target(call, current, offset, whence));
+    }
+
+    /** Where a seek goes, negative or not. */
+    private long target(String call, long current, long offset, int whence) throws MPIException {
         long target;
         if (whence == MPI.SEEK_SET) {
             target = offset;
@@ -804,6 +817,10 @@ public final class File {
             throw MPIException.of(MPI.ERR_ARG, call + ": invalid whence " + whence
                     + " (use MPI.SEEK_SET, MPI.SEEK_CUR or MPI.SEEK_END)");
         }
+        return target;
+    }
+
+    private static long checkPosition(String call, long target) throws MPIException {
         if (target < 0) {
             throw MPIException.of(MPI.ERR_ARG, call + ": the position would be negative (" + target + ")");
         }
@@ -845,8 +862,7 @@ public final class File {
         String call = "MPI_File_get_byte_offset";
         try {
             checkOpen(call);
-            checkOffset(call, offset);
-            return map.fileByte(offset * map.etypeSize);
+            return map.fileByte(streamByte(call, checkOffset(call, offset), 1));
         } catch (MPIException e) {
             throw handle(e);
         }
@@ -866,19 +882,24 @@ public final class File {
         try {
             checkOpen(call);
             checkSame(call, comm, new long[] {offset, whence}, "offsets or whences");
-            seekTarget(call, 0, Math.max(0, offset), whence);
+            seekTarget(call, 0, whence == MPI.SEEK_SET ? offset : Math.max(0, offset), whence);
             MPIException[] failure = {null};
-            shared.setAll(call, comm, rank, current -> {
+            // Rank 0 alone finds the target; every rank learns it, so that all fail alike.
+            long target = shared.setAll(call, comm, rank, current -> {
                 try {
-                    return seekTarget(call, current, offset, whence);
+                    return target(call, current, offset, whence);
                 } catch (MPIException e) {
                     failure[0] = e;
-                    return current;
+                    return Long.MIN_VALUE;
                 }
             });
             if (failure[0] != null) {
                 throw failure[0];
             }
+            if (target == Long.MIN_VALUE) {
+                throw MPIException.of(MPI.ERR_IO, call + ": rank 0 could not find the end of " + name);
+            }
+            checkPosition(call, target);
         } catch (MPIException e) {
             throw handle(e);
         }
@@ -924,6 +945,11 @@ public final class File {
             if (place == Place.EXPLICIT || place == Place.INDIVIDUAL) {
                 checkNotSequential(call);
             }
+            if (type == MPI.OBJECT) {
+                // A message carries objects serialized; a file has no place for their lengths and classes.
+                throw MPIException.of(MPI.ERR_TYPE, call + ": MPI.OBJECT items cannot be read from or written to a file;"
+                        + " serialize them into a byte[] and write that");
+            }
             int bytes = BufferAccess.byteLength(call, buf, count, type, !write);
             if (external32) {
                 checkExternal(call, type);
@@ -939,7 +965,7 @@ public final class File {
                 case SHARED -> shared.fetchAdd(call, etypes);
                 case ORDERED -> shared.ordered(call, comm, rank, etypes);
             };
-            long moved = transfer(start * map.etypeSize, buf, count, type, bytes, write);
+            long moved = transfer(streamByte(call, start, bytes), buf, count, type, bytes, write);
             if (place == Place.INDIVIDUAL) {
                 position = start + moved / map.etypeSize;
             }
@@ -1070,6 +1096,25 @@ public final class File {
             throw MPIException.of(MPI.ERR_ARG, call + ": negative offset " + offset);
         }
         return offset;
+    }
+
+    /**
+     * The stream byte of {@code etypes} etypes of the view, checked so that the {@code bytes} from
+     * it lie at file positions a {@code long} holds.
+     *
+     * @throws MPIException ERR_ARG past that
+     */
+    private long streamByte(String call, long etypes, long bytes) throws MPIException {
+        try {
+            long p = Math.multiplyExact(etypes, (long) map.etypeSize);
+            if (map.reaches(Math.addExact(p, bytes))) {
+                return p;
+            }
+        } catch (ArithmeticException e) {
+            // past any file position, as below
+        }
+        throw MPIException.of(MPI.ERR_ARG, call + ": offset " + etypes + " (in etypes of the view) lies past the"
+                + " largest position of a file, 2^63 - 1 bytes");
     }
 
     private MPIException handle(MPIException e) {

@@ -275,6 +275,9 @@ final class ObjectCalls {
     }
 
     private static User_function function(Comm c, String call, Op op) throws MPIException {
+        if (op != null && op.isNull()) {
+            throw c.handle(MPIException.of(MPI.ERR_OP, call + ": the operator has been freed"));
+        }
         User_function f = op == null ? null : op.mpiJavaFunction();
         if (f == null) {
             throw c.handle(MPIException.of(MPI.ERR_OP, call + ": MPI.OBJECT reduces with an Op made from a"

@@ -21,7 +21,8 @@ public final class Op implements Freeable {
     private final ReduceOp predefined;
     private final String name;
     private final boolean commute;
-    private volatile UserFunction function;
+    /** Kept after {@link #free}: a nonblocking reduction started before still folds with it, as MPI asks. */
+    private final UserFunction function;
     private volatile boolean freed;
 
     /**
@@ -56,11 +57,13 @@ public final class Op implements Freeable {
         return commute;
     }
 
-    /** Releases a user-defined operator; it becomes null. Does nothing to a predefined one. */
+    /**
+     * Releases a user-defined operator: it becomes null, and no new reduction may use it, while
+     * one started before still completes with it (MPI_Op_free). Does nothing to a predefined one.
+     */
     @Override
     public void free() throws MPIException {
         if (predefined == null && function != null) {
-            function = null;
             freed = true;
         }
     }
@@ -86,10 +89,9 @@ public final class Op implements Freeable {
      * buffer holds, go to the array form, as in Open MPI.
      */
     void applyUserFunction(ByteBuffer in, ByteBuffer inOut, int count, Datatype type) throws MPIException {
-        UserFunction f = function;
         boolean bool = type.base == Datatype.Base.BOOLEAN;
         if (!bool && type.map.dense()) {
-            f.call(in.clear(), inOut.clear(), count, type);
+            function.call(in.clear(), inOut.clear(), count, type);
             return;
         }
         // The function sees the items in their layout, gaps included, as in MPI.
@@ -102,9 +104,9 @@ public final class Op implements Freeable {
         BufferAccess.unpack(in.clear().limit(bytes), inVec, type);
         BufferAccess.unpack(inOut.clear().limit(bytes), inOutVec, type);
         if (bool) {
-            f.call(inVec, inOutVec, count, type);
+            function.call(inVec, inOutVec, count, type);
         } else {
-            f.call((ByteBuffer) inVec, (ByteBuffer) inOutVec, count, type);
+            function.call((ByteBuffer) inVec, (ByteBuffer) inOutVec, count, type);
         }
         BufferAccess.pack(inOutVec, count, type, inOut.clear());
     }
@@ -126,7 +128,9 @@ public final class Op implements Freeable {
             throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not a reduction operator");
         }
         if (type.element == null) {
-            throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not defined for " + type);
+            throw MPIException.of(MPI.ERR_OP, call + ": " + name + " is not defined for " + type + (type.predefined ? ""
+                    : type.byteSize() == 0 ? ", which holds no basic items"
+                    : ", whose items mix basic types (a predefined operator takes items of one basic type)"));
         }
         String unsupported = Reduction.unsupported(predefined, type.element);
         if (unsupported != null) {

@@ -49,15 +49,21 @@ final class SharedPointer {
     }
 
     /**
-     * Collective over {@code comm}: once every rank is done with the pointer, sets it to
-     * {@code move} of its value, and returns when every rank sees the new value.
+     * Collective over {@code comm}: once every rank is done with the pointer, rank 0 sets it to
+     * {@code move} of its value unless that is negative (refused), and every rank returns that
+     * value once every rank sees the pointer, so that all of them know whether it moved.
      */
-    void setAll(String call, Comm comm, int rank, LongUnaryOperator move) throws MPIException {
+    long setAll(String call, Comm comm, int rank, LongUnaryOperator move) throws MPIException {
         comm.barrier();
+        long[] moved = {0};
         if (rank == 0) {
-            set(call, move.applyAsLong(get(call)));
+            moved[0] = move.applyAsLong(get(call));
+            if (moved[0] >= 0) {
+                set(call, moved[0]);
+            }
         }
-        comm.barrier();
+        comm.bcast(moved, 1, MPI.LONG, 0);
+        return moved[0];
     }
 
     /**

@@ -75,6 +75,34 @@ final class ViewMap {
         return done;
     }
 
+    /**
+     * Whether stream bytes {@code [0, end)} all lie at file bytes a {@code long} holds: the map is
+     * monotonic, so the last one decides. Past that, file positions would wrap around (to the
+     * file's start, say), so an access there must be refused before it is made.
+     */
+    boolean reaches(long end) {
+        if (end <= 0) {
+            return true;
+        }
+        long last = end - 1;
+        try {
+            if (dense) {
+                Math.addExact(disp, last);
+                return true;
+            }
+            long skip = last % filetype.size;
+            int s = 0;
+            while (skip >= filetype.length(s)) {
+                skip -= filetype.length(s++);
+            }
+            long tileStart = Math.addExact(disp, Math.multiplyExact(last / filetype.size, (long) filetype.extent));
+            Math.addExact(tileStart, filetype.offset(s) + skip);
+            return true;
+        } catch (ArithmeticException e) {
+            return false;
+        }
+    }
+
     /** The file byte of stream byte {@code p}. */
     long fileByte(long p) {
         long[] at = {disp + p};

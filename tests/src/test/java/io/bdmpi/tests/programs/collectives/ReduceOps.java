@@ -9,6 +9,7 @@ import mpi.LongInt;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
+import mpi.Request;
 import mpi.ShortInt;
 import mpi.UserFunction;
 
@@ -777,7 +778,12 @@ public final class ReduceOps {
         int[] inPlace = myMatrices(t, rank);
         world.allReduce(inPlace, n, MPI.INT, matmul);
         checkMatrices(inPlace, t, size, "in-place allReduce");
-        matmul.free();
+        IntBuffer started = MPI.newIntBuffer(n);
+        Request pending = world.iAllReduce(send, started, n, MPI.INT, matmul);
+        matmul.free(); // MPI_Op_free: a reduction started before still completes with the operator
+        CollCheck.that(matmul.isNull(), "a freed Op is not null");
+        pending.waitFor();
+        checkMatrices(toArray(started, n), t, size, "iAllReduce started before its Op was freed");
 
         Op matmulBuffers = new Op(new MatMulBuffers(), false);
         int t2 = ++call;

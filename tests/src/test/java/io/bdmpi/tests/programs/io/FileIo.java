@@ -26,7 +26,11 @@ import java.util.Arrays;
  *   <li>errors: a missing file is {@code ERR_NO_SUCH_FILE}, {@code MODE_EXCL} on an existing one
  *       {@code ERR_FILE_EXISTS}, a bad mode {@code ERR_AMODE}, a name with a NUL
  *       {@code ERR_BAD_FILE}, modes that differ between ranks and {@code seekShared} offsets that
- *       differ {@code ERR_NOT_SAME}; a {@code MODE_SEQUENTIAL} file refuses explicit offsets and
+ *       differ {@code ERR_NOT_SAME}, a name too long {@code ERR_BAD_FILE} and {@code MPI.COMM_NULL}
+ *       {@code ERR_COMM} (thrown), on every rank; an offset whose bytes lie past file byte 2^63 - 1
+ *       under a view of huge tiles is {@code ERR_ARG} and leaves the file's first bytes alone;
+ *       {@code MPI.OBJECT} items are {@code ERR_TYPE}; a {@code seekShared} to a negative position
+ *       is {@code ERR_ARG} on every rank; a {@code MODE_SEQUENTIAL} file refuses explicit offsets and
  *       seeks ({@code ERR_UNSUPPORTED_OPERATION}) and takes {@code DISPLACEMENT_CURRENT}; a
  *       {@code MODE_DELETE_ON_CLOSE} file is gone after close.</li>
  * </ol>
@@ -198,6 +202,9 @@ public final class FileIo {
         expectError(MPI.ERR_AMODE, () -> new File(MPI.COMM_WORLD, dir + "/x", MPI.MODE_RDONLY | MPI.MODE_CREATE));
         expectError(MPI.ERR_AMODE, () -> new File(MPI.COMM_WORLD, dir + "/x", MPI.MODE_RDWR | MPI.MODE_SEQUENTIAL));
         expectError(MPI.ERR_BAD_FILE, () -> new File(MPI.COMM_WORLD, dir + "/x\0y", MPI.MODE_RDONLY));
+        expectError(MPI.ERR_BAD_FILE, () -> new File(MPI.COMM_WORLD, dir + "/" + "n".repeat(300), MPI.MODE_RDONLY));
+        expectError(MPI.ERR_COMM, () -> new File(MPI.COMM_NULL, dir + "/x", MPI.MODE_RDONLY));
+        beyondTheLargestPosition(dir, rank);
         boolean several = MPI.COMM_WORLD.getSize() > 1;
         if (several) {
             expectError(MPI.ERR_NOT_SAME,
@@ -212,6 +219,7 @@ public final class FileIo {
         if (several) {
             expectError(MPI.ERR_NOT_SAME, () -> seq.seekShared(rank, MPI.SEEK_SET));
         }
+        expectError(MPI.ERR_ARG, () -> seq.seekShared(-100, MPI.SEEK_CUR));
         seq.setView(MPI.DISPLACEMENT_CURRENT, MPI.INT, MPI.INT, "native");
         equal(4L * MPI.COMM_WORLD.getSize(), seq.getView().getDisp(), "DISPLACEMENT_CURRENT is the shared pointer's byte");
         seq.writeShared(new int[] {rank}, 1, MPI.INT);
@@ -221,6 +229,28 @@ public final class FileIo {
         t.writeAt(4L * rank, new int[] {rank}, 1, MPI.INT);
         t.close();
         that(!java.nio.file.Files.exists(java.nio.file.Path.of(dir, "scratch")), "the delete-on-close file is gone");
+    }
+
+    /**
+     * Under a view whose tiles are 1 GiB apart, etype 2^34 would lie at file byte 2^64: refused,
+     * and the file's first long is still what was written there (not overwritten by a wrapped position).
+     */
+    private static void beyondTheLargestPosition(String dir, int rank) throws MPIException {
+        File f = new File(MPI.COMM_SELF, dir + "/far-" + rank, MPI.MODE_RDWR | MPI.MODE_CREATE | MPI.MODE_DELETE_ON_CLOSE);
+        f.writeAt(0, new long[] {1111}, 1, MPI.LONG);
+        Datatype far = Datatype.createResized(MPI.LONG, 0, 1 << 30);
+        far.commit();
+        f.setView(0, MPI.LONG, far, "native");
+        expectError(MPI.ERR_ARG, () -> f.writeAt(1L << 34, new long[] {9999}, 1, MPI.LONG));
+        expectError(MPI.ERR_ARG, () -> f.getByteOffset(1L << 34));
+        expectError(MPI.ERR_ARG, () -> f.readAt(Long.MAX_VALUE / 4, new long[1], 1, MPI.LONG));
+        expectError(MPI.ERR_TYPE, () -> f.writeAt(0, new Object[] {"lost"}, 1, MPI.OBJECT));
+        f.setView(0, MPI.LONG, MPI.LONG, "native");
+        long[] first = new long[1];
+        f.readAt(0, first, 1, MPI.LONG);
+        equal(1111L, first[0], "the first long after refused accesses far away");
+        far.free();
+        f.close();
     }
 
     @FunctionalInterface
