@@ -247,16 +247,44 @@ public class Comm implements Freeable, Cloneable {
 
     /**
      * Names the communicator, for messages; a name is cut to {@code MPI.MAX_OBJECT_NAME - 1} characters.
+     * The master's reports (a deadlock, calls that do not match) call it by this name too.
      *
      * @param name the new name
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public final void setName(String name) throws MPIException {
-        enter("MPI_Comm_set_name");
+        String call = "MPI_Comm_set_name";
+        SlaveRuntime rt = enter(call);
         if (name == null) {
-            throw handle(MPIException.of(MPI.ERR_ARG, "MPI_Comm_set_name: null name"));
+            throw handle(MPIException.of(MPI.ERR_ARG, call + ": null name"));
         }
         this.name = name.length() < MPI.MAX_OBJECT_NAME ? name : name.substring(0, MPI.MAX_OBJECT_NAME - 1);
+        nameAtMaster(call, rt, this.name);
+    }
+
+    /**
+     * Names, in the master's reports, a communicator the runtime made for its own use (a window's,
+     * a file's), which the program never sees: its collectives are the internals of the calls
+     * the program made on that window or file.
+     */
+    final void describeAs(String what) throws MPIException {
+        nameAtMaster("MPI_Comm_set_name", Session.runtime(), what);
+    }
+
+    /** The name, without entering a call (for what the runtime says of the communicator). */
+    final String name() {
+        return name;
+    }
+
+    private void nameAtMaster(String call, SlaveRuntime rt, String name) throws MPIException {
+        if (commId == Protocol.COMM_SELF_ID) {
+            return; // the master keeps one per rank, never in a report of several ranks
+        }
+        try {
+            rt.nameComm(commId, name);
+        } catch (IOException e) {
+            throw handle(Errors.transport(call, e));
+        }
     }
 
     /**

@@ -125,6 +125,7 @@ public final class File {
         Comm comm = user.dup();
         comm.setErrhandler(MPI.ERRORS_RETURN);
         try {
+            comm.describeAs("the file " + filename + " of " + call + " over " + user.name());
             // Checked together first, so that a rank that is wrong alone cannot leave the others waiting.
             // Not the names: MPI lets each rank name the same file its own way (another mount point).
             checkSame(call, comm, new long[] {amode}, "access modes");

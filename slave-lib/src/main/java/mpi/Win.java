@@ -229,6 +229,7 @@ public final class Win implements Freeable {
         SlaveEnvironment env = rt.environment();
         Intracomm c = (Intracomm) user.dup();
         c.setErrhandler(MPI.ERRORS_RETURN);
+        c.describeAs("the window of " + call + " over " + user.name());
         this.comm = c;
         this.rank = c.getRank();
         this.size = c.getSize();

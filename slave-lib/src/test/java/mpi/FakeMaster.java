@@ -113,6 +113,8 @@ final class FakeMaster implements AutoCloseable {
     private SocketChannel channel;
     private final List<SlaveRequest> requests = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
+    /** What the slave named each communicator (NameComm). */
+    private final Map<Integer, String> commNames = new HashMap<>();
     private final List<Stored> unexpected = new ArrayList<>();
     private final List<SlaveRequest.PostRecv> posted = new ArrayList<>();
     private final Map<Long, MasterReply.Completion> matched = new HashMap<>();
@@ -207,6 +209,11 @@ final class FakeMaster implements AutoCloseable {
 
     synchronized void clearRequests() {
         requests.clear();
+    }
+
+    /** What the slave last named communicator {@code commId}, or null. */
+    synchronized String commName(int commId) {
+        return commNames.get(commId);
     }
 
     synchronized List<String> problems() {
@@ -311,6 +318,8 @@ final class FakeMaster implements AutoCloseable {
             reply(info(q.commId()));
         } else if (r instanceof SlaveRequest.FilePointer f) {
             reply(new MasterReply.PointerValue(filePointers.apply(f.key(), f.op(), f.value())));
+        } else if (r instanceof SlaveRequest.NameComm n) {
+            commNames.put(n.commId(), n.name());
         } else if (!(r instanceof SlaveRequest.CriticalExit)) {
             problems.add("unexpected request " + r);
         }

@@ -124,6 +124,8 @@ class InfoAttributesTest extends WithMaster {
         Intracomm d = MPI.COMM_SELF.dup();
         d.setName("x".repeat(100));
         assertEquals(MPI.MAX_OBJECT_NAME - 1, d.getName().length());
+        d.barrier(); // a round trip after the one-way naming: the master has read it
+        assertEquals(d.getName(), master.commName(d.commId), "the name the master's reports use");
     }
 
     @Test

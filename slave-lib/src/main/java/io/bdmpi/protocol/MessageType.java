@@ -21,6 +21,7 @@ public enum MessageType {
     WIN_UNLOCK(17),
     WIN_RMA(18),
     RELEASE_SPILL(40),
+    NAME_COMM(41),
 
     GO(101),
     DELIVERIES(102),

@@ -118,6 +118,8 @@ public final class ProtocolCodec {
             body = 4 + stringLength(a.reason());
         } else if (r instanceof SlaveRequest.ReleaseSpill rs) {
             body = stringLength(rs.fileName());
+        } else if (r instanceof SlaveRequest.NameComm n) {
+            body = 4 + stringLength(n.name());
         } else {
             throw new IllegalArgumentException("unknown request " + r);
         }
@@ -209,6 +211,9 @@ public final class ProtocolCodec {
         } else if (r instanceof SlaveRequest.ReleaseSpill rs) {
             b.put(MessageType.RELEASE_SPILL.code);
             putString(b, rs.fileName());
+        } else if (r instanceof SlaveRequest.NameComm n) {
+            b.put(MessageType.NAME_COMM.code).putInt(n.commId());
+            putString(b, n.name());
         } else {
             throw new IllegalArgumentException("unknown request " + r);
         }
@@ -374,6 +379,9 @@ public final class ProtocolCodec {
                     break;
                 case RELEASE_SPILL:
                     r = new SlaveRequest.ReleaseSpill(getString(frame, type));
+                    break;
+                case NAME_COMM:
+                    r = new SlaveRequest.NameComm(frame.getInt(), getString(frame, type));
                     break;
                 default:
                     throw new ProtocolException("not a request: " + type);

@@ -210,6 +210,18 @@ public sealed interface SlaveRequest {
         }
     }
 
+    /**
+     * One-way: what reports call communicator {@code commId} from now on (a name the program set, or
+     * what the runtime made it for: a window's or a file's), instead of its number.
+     */
+    record NameComm(int commId, String name) implements SlaveRequest {
+        public NameComm {
+            if (name == null) {
+                throw new IllegalArgumentException("a communicator's name cannot be null");
+            }
+        }
+    }
+
     /** One-way: end the whole job (Comm.abort, or a fatal MPI error under ERRORS_ARE_FATAL). */
     record Abort(int errorCode, String reason) implements SlaveRequest {
         public Abort {

@@ -295,6 +295,11 @@ public final class SlaveRuntime implements AutoCloseable {
         call(new SlaveRequest.CriticalEnter(), MasterReply.Go.class);
     }
 
+    /** Tells the master what to call communicator {@code commId} in its reports. */
+    public synchronized void nameComm(int commId, String name) throws IOException {
+        write(new SlaveRequest.NameComm(commId, name));
+    }
+
     /** Leaves the node's critical section. */
     public synchronized void criticalExit() throws IOException {
         write(new SlaveRequest.CriticalExit());

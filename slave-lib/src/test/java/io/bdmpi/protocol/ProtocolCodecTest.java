@@ -53,7 +53,7 @@ class ProtocolCodecTest {
                 new SlaveRequest.CriticalEnter(), new SlaveRequest.CriticalExit(),
                 new SlaveRequest.WinLock(9, 3, true, 1), new SlaveRequest.WinLock(9, 0, false, 0), new SlaveRequest.WinUnlock(9, 3, 1),
                 new SlaveRequest.Finalize(1 << 20), new SlaveRequest.Abort(3, "bad thing \u00e9"),
-                new SlaveRequest.ReleaseSpill("pool-12"));
+                new SlaveRequest.ReleaseSpill("pool-12"), new SlaveRequest.NameComm(16, "the file /tmp/r\u00e9sultats"));
         for (SlaveRequest r : all) {
             SlaveRequest back = ProtocolCodec.decodeRequest(frame(r));
             if (r instanceof SlaveRequest.Send s) {

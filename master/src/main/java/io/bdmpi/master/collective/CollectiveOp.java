@@ -151,7 +151,7 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
 
     @Override
     public String describeWait() {
-        return describe(reference()) + " on " + comm.name + ", which ranks " + missing() + " have not called";
+        return describe(reference()) + " on " + comm.name() + ", which ranks " + missing() + " have not called";
     }
 
     /** Describes a start for error reports, e.g. {@code MPI_Bcast(root=2, 400 bytes)}. */
@@ -256,7 +256,7 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
         if (same) {
             return null;
         }
-        return "collective calls do not match on " + comm.name + ": rank " + referenceRank + " called " + describe(ref)
+        return "collective calls do not match on " + comm.name() + ": rank " + referenceRank + " called " + describe(ref)
                 + " but rank " + rank + " called " + describe(a.start());
     }
 

@@ -93,7 +93,7 @@ public final class Collectives {
         CollectiveOp op = comm.operation(rank);
         String problem = op.arrive(rank, new CollectiveOp.Arrival(null, requestId(r.start()), r.start()));
         if (problem != null) {
-            listener.failed("rank " + r.worldRank() + ": " + CollectiveOp.describe(r.start()) + " on " + comm.name + ": " + problem);
+            listener.failed("rank " + r.worldRank() + ": " + CollectiveOp.describe(r.start()) + " on " + comm.name() + ": " + problem);
             return;
         }
         if (r.idBase() >= 0) {
@@ -126,7 +126,7 @@ public final class Collectives {
             return;
         }
         if (start instanceof SlaveRequest.StartCollective c && c.kind().checkpoints() && commId != Protocol.COMM_WORLD_ID) {
-            listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on " + comm.name
+            listener.failed("rank " + s.worldRank + " called " + CollectiveOp.describe(start) + " on " + comm.name()
                     + ": checkpoints are collective over COMM_WORLD");
             return;
         }
@@ -134,7 +134,7 @@ public final class Collectives {
         CollectiveOp op = comm.operation(rank);
         String problem = op.arrive(rank, new CollectiveOp.Arrival(s, requestId, start));
         if (problem != null) {
-            listener.failed("rank " + s.worldRank + ": " + CollectiveOp.describe(start) + " on " + comm.name + ": " + problem);
+            listener.failed("rank " + s.worldRank + ": " + CollectiveOp.describe(start) + " on " + comm.name() + ": " + problem);
             return;
         }
         s.collectives.put(requestId, op);

@@ -17,7 +17,8 @@ import java.util.Map;
 public final class Communicator {
 
     final int id;
-    public final String name;
+    /** What reports call it: "#id" until a member names it (its program, or the runtime for a window or file). */
+    private String name;
     private final int[] members;
     private final Map<Integer, Integer> rankOfWorldRank = new HashMap<>();
     private final long groupHash;
@@ -61,6 +62,15 @@ public final class Communicator {
         }
         this.groupHash = mix(ordered ^ members.length);
         this.groupSetHash = mix(set ^ members.length);
+    }
+
+    /** What reports call this communicator. */
+    public String name() {
+        return name;
+    }
+
+    void rename(String name) {
+        this.name = name;
     }
 
     public int size() {

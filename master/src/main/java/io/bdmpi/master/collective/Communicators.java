@@ -134,7 +134,15 @@ public final class Communicators {
     /** A readable name for reports; ids of freed or unknown communicators are shown as numbers. */
     public String name(int commId) {
         Communicator c = byId.get(commId);
-        return commId == Protocol.COMM_SELF_ID ? "COMM_SELF" : c != null ? c.name : "#" + commId;
+        return commId == Protocol.COMM_SELF_ID ? "COMM_SELF" : c != null ? c.name() : "#" + commId;
+    }
+
+    /** Calls communicator {@code commId} {@code name} in reports; COMM_SELF and unknown ids keep theirs. */
+    public void rename(int commId, String name) {
+        Communicator c = byId.get(commId);
+        if (c != null && commId != Protocol.COMM_SELF_ID) {
+            c.rename(name);
+        }
     }
 
     private void add(Communicator c) {

@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
-import static io.bdmpi.master.session.Calls.commName;
 import static io.bdmpi.master.session.Calls.describeReceive;
 import static io.bdmpi.master.session.Calls.rankName;
 import static io.bdmpi.master.session.Calls.tagName;
@@ -490,6 +489,10 @@ public final class Scheduler {
                     + (abort.reason().isEmpty() ? "" : ": " + abort.reason()));
             return;
         }
+        if (request instanceof SlaveRequest.NameComm named) {
+            comms.rename(named.commId(), named.name()); // one-way and stateless, as a release
+            return;
+        }
         if (request instanceof SlaveRequest.ReleaseSpill release) {
             // One-way and stateless, so accepted in any state: the slave has unmapped the file already.
             onReleaseSpill(s, release);
@@ -598,7 +601,7 @@ public final class Scheduler {
         int senderRank = comm.rankOf(s.worldRank);
         int destRank = comm.destination(senderRank, send.dest());
         if (destRank < 0) {
-            fail(1, "rank " + s.worldRank + " sent to rank " + send.dest() + " of " + comm.name + ", which has "
+            fail(1, "rank " + s.worldRank + " sent to rank " + send.dest() + " of " + comm.name() + ", which has "
                     + comm.peers(senderRank) + " ranks");
             return;
         }
@@ -1269,7 +1272,7 @@ public final class Scheduler {
 
     /** The receives and collectives a parked slave waits for. */
     private String describeWait(SlaveSession s, SlaveRequest.Collect c) {
-        List<String> waits = s.mailbox.describePosted(c.requestIds());
+        List<String> waits = s.mailbox.describePosted(c.requestIds(), comms::name);
         for (long id : c.requestIds()) {
             SlaveSession.OpenCollective op = s.collectives.get(id);
             if (op != null) {
@@ -1307,7 +1310,7 @@ public final class Scheduler {
         return "exited with status " + exitCode;
     }
 
-    static String describe(SlaveRequest r) {
+    private String describe(SlaveRequest r) {
         if (r == null) {
             return "none (before MPI_Init)";
         }
@@ -1316,16 +1319,21 @@ public final class Scheduler {
         }
         if (r instanceof SlaveRequest.Send s) {
             return (s.syncId() == 0 ? "MPI_Send" : "MPI_Ssend") + "(dest=" + s.dest() + ", tag=" + s.tag()
-                    + ", comm=" + commName(s.commId()) + ")";
+                    + ", comm=" + comms.name(s.commId()) + ")";
         }
         if (r instanceof SlaveRequest.PostRecv p) {
-            return describeReceive(p.commId(), p.source(), p.tag());
+            return describeReceive(comms.name(p.commId()), p.source(), p.tag());
         }
         if (r instanceof SlaveRequest.Collect c) {
             return "MPI_Recv/MPI_Wait on " + c.requestIds().length + " request(s)";
         }
-        if (r instanceof SlaveRequest.StartCollective || r instanceof SlaveRequest.StartSplit
-                || r instanceof SlaveRequest.StartGroupComm) {
+        if (r instanceof SlaveRequest.StartCollective c) {
+            return CollectiveOp.describe(r) + " on " + comms.name(c.commId());
+        }
+        if (r instanceof SlaveRequest.StartSplit split) {
+            return CollectiveOp.describe(r) + " on " + comms.name(split.commId());
+        }
+        if (r instanceof SlaveRequest.StartGroupComm) {
             return CollectiveOp.describe(r);
         }
         if (r instanceof SlaveRequest.CriticalEnter) {
@@ -1345,7 +1353,7 @@ public final class Scheduler {
             return "MPI_Win_unlock(rank " + u.target() + ", window " + u.winId() + ")";
         }
         if (r instanceof SlaveRequest.Probe p) {
-            return "MPI_Probe(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + commName(p.commId()) + ")";
+            return "MPI_Probe(source=" + rankName(p.source()) + ", tag=" + tagName(p.tag()) + ", comm=" + comms.name(p.commId()) + ")";
         }
         if (r instanceof SlaveRequest.Cancel) {
             return "MPI_Cancel";

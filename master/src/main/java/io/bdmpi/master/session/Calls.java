@@ -8,20 +8,13 @@ public final class Calls {
     private Calls() {
     }
 
-    /** A receive as reports name it, e.g. {@code receive(source=ANY_SOURCE, tag=3, comm=COMM_WORLD)}. */
-    public static String describeReceive(int commId, int source, int tag) {
-        return "receive(source=" + rankName(source) + ", tag=" + tagName(tag) + ", comm=" + commName(commId) + ")";
-    }
-
-    /** A communicator as reports name it: COMM_WORLD, ..., or #id. */
-    public static String commName(int commId) {
-        switch (commId) {
-            case Protocol.COMM_WORLD_ID: return "COMM_WORLD";
-            case Protocol.COMM_SELF_ID: return "COMM_SELF";
-            case Protocol.COMM_CWORLD_ID: return "COMM_CWORLD";
-            case Protocol.COMM_NODE_ID: return "COMM_NODE";
-            default: return "#" + commId;
-        }
+    /**
+     * A receive as reports name it, e.g. {@code receive(source=ANY_SOURCE, tag=3, comm=COMM_WORLD)}.
+     *
+     * @param comm the communicator as reports name it (see {@code Communicators.name})
+     */
+    public static String describeReceive(String comm, int source, int tag) {
+        return "receive(source=" + rankName(source) + ", tag=" + tagName(tag) + ", comm=" + comm + ")";
     }
 
     /** A source rank as reports name it: a number or ANY_SOURCE. */

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * One receiver's side of MPI matching: messages that arrived before a receive asked for them
@@ -171,13 +172,16 @@ public final class Mailbox {
         return List.copyOf(unexpected);
     }
 
-    /** The posted receives and unmatched synchronous sends among these ids, described for a deadlock report. */
-    public List<String> describePosted(long[] requestIds) {
+    /**
+     * The posted receives and unmatched synchronous sends among these ids, described for a deadlock
+     * report, with communicators named by {@code commName}.
+     */
+    public List<String> describePosted(long[] requestIds, IntFunction<String> commName) {
         List<String> out = new ArrayList<>();
         for (long id : requestIds) {
             for (PostedRecv p : posted) {
                 if (p.requestId() == id) {
-                    out.add(Calls.describeReceive(p.commId(), p.source(), p.tag()));
+                    out.add(Calls.describeReceive(commName.apply(p.commId()), p.source(), p.tag()));
                 }
             }
             String send = unmatchedSends.get(id);

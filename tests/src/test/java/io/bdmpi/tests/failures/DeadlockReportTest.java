@@ -5,6 +5,8 @@ import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
@@ -63,6 +65,20 @@ class DeadlockReportTest {
         String report = run("lock", 2, 1, 1);
         expect(report, "rank 0: .*receive\\(source=1, tag=14, comm=COMM_WORLD\\)");
         expect(report, "rank 1: waiting for MPI_Win_lock\\(rank 0 of window \\d+, exclusive, kept by node 0\\)");
+    }
+
+    /**
+     * A window's fence is a collective of the window's own communicator: the report names that
+     * communicator after the window and the communicator the program made and named, on one node
+     * and over two.
+     */
+    @ParameterizedTest(name = "-nn {0} -ns {1}")
+    @CsvSource({"1, 3", "3, 1"})
+    void fenceThatOneRankSkips(int nodes, int perNode) {
+        String report = run("fence", nodes, perNode, 1);
+        expect(report, "rank 0: waiting for MPI_Barrier\\(\\) on the window of MPI_Win_create over rows, which ranks \\[1\\]");
+        expect(report, "rank 2: waiting for MPI_Barrier\\(\\) on the window of MPI_Win_create over rows, which ranks \\[1\\]");
+        expect(report, "rank 1: waiting for MPI_Barrier\\(\\) on rows, which ranks \\[0, 2\\]");
     }
 
     /** Over nodes the masters report a deadlock only when every node is blocked and no message is in flight. */

@@ -1,5 +1,6 @@
 package io.bdmpi.tests.programs.failures;
 
+import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Win;
@@ -14,7 +15,10 @@ import mpi.Win;
  *   <li>{@code skip}: every rank but the last calls a barrier; the last one receives (tag 12) from rank 0 instead;</li>
  *   <li>{@code cycle}: every rank receives (tag 13) from the next one, nobody sends;</li>
  *   <li>{@code lock}: rank 0 locks rank 0's part of a window exclusively and receives (tag 14) from
- *       rank 1, which asks for the same lock instead of sending; the others finalize.</li>
+ *       rank 1, which asks for the same lock instead of sending; the others finalize;</li>
+ *   <li>{@code fence}: over a communicator the program names {@code rows} (a split of COMM_WORLD),
+ *       every rank but rank 1 calls a window's fence, while rank 1 calls a barrier of {@code rows}
+ *       instead: the report must name the window and {@code rows}, not the runtime's numbers.</li>
  * </ul>
  */
 public final class Deadlocks {
@@ -65,6 +69,19 @@ public final class Deadlocks {
                     win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
                     System.out.println("UNEXPECTED: rank 1 got a lock rank 0 holds");
                 }
+            }
+            case "fence" -> {
+                Intracomm rows = MPI.COMM_WORLD.split(0, rank);
+                rows.setName("rows");
+                Win win = new Win(MPI.newIntBuffer(1), 1, 4, MPI.INFO_NULL, rows);
+                win.fence(0);
+                blocking(rank);
+                if (rank == 1) {
+                    rows.barrier();
+                } else {
+                    win.fence(0);
+                }
+                System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
