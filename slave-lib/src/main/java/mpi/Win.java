@@ -494,7 +494,9 @@ public final class Win implements Freeable {
         checkDirect(origin, "origin");
         checkSameBase(orgType, targetType);
         try {
-            checkAccess(call, targetRank);
+            if (!checkAccess(call, targetRank)) {
+                return;
+            }
             doPut(call, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
         } catch (MPIException e) {
             throw handle(e);
@@ -523,7 +525,9 @@ public final class Win implements Freeable {
         checkDirect(origin, "origin");
         checkSameBase(orgType, targetType);
         try {
-            checkAccess(call, targetRank);
+            if (!checkAccess(call, targetRank)) {
+                return;
+            }
             doGet(call, origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
         } catch (MPIException e) {
             throw handle(e);
@@ -553,7 +557,9 @@ public final class Win implements Freeable {
         checkDirect(origin, "origin");
         checkSameBase(orgType, targetType);
         try {
-            checkAccess(call, targetRank);
+            if (!checkAccess(call, targetRank)) {
+                return;
+            }
             doAccumulate(call, origin, orgCount, orgType, null, 0, null, targetRank, targetDisp, targetCount,
                     targetType, op);
         } catch (MPIException e) {
@@ -589,7 +595,9 @@ public final class Win implements Freeable {
             checkSameBase(orgType, targetType);
         }
         try {
-            checkAccess(call, targetRank);
+            if (!checkAccess(call, targetRank)) {
+                return;
+            }
             doAccumulate(call, origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
                     targetCount, targetType, op);
         } catch (MPIException e) {
@@ -607,7 +615,7 @@ public final class Win implements Freeable {
      * @param targetRank rank in the window's group
      * @param targetDisp where at the target, in its displacement units
      * @param op         a predefined operator
-     * @throws MPIException as {@link #getAccumulate}
+     * @throws MPIException as {@link #getAccumulate}; ERR_TYPE for a type that is not one predefined element
      * @throws IllegalArgumentException as {@link #put}
      */
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op)
@@ -618,7 +626,10 @@ public final class Win implements Freeable {
             checkDirect(origin, "origin");
         }
         try {
-            checkAccess(call, targetRank);
+            if (!checkAccess(call, targetRank)) {
+                return;
+            }
+            checkSingleElement(call, dataType);
             if (!addedInPlace(call, origin, resultAddr, dataType, targetRank, targetDisp, op)) {
                 doAccumulate(call, origin, 1, dataType, resultAddr, 1, dataType, targetRank, targetDisp, 1, dataType, op);
             }
@@ -677,14 +688,13 @@ public final class Win implements Freeable {
         String call = "MPI_Compare_and_swap";
         Session.enter(call);
         try {
-            checkAccess(call, targetRank);
+            if (!checkAccess(call, targetRank)) {
+                return;
+            }
             direct(call, origin, "origin");
             direct(call, compareAddr, "compare");
             direct(call, resultAddr, "result");
-            Datatype.checkUsable(call, targetType);
-            if (targetType.map.segments() != 1 || targetType.element == null || targetType.element.isPair()) {
-                throw MPIException.of(MPI.ERR_TYPE, call + ": " + targetType + " is not a predefined single-element type");
-            }
+            checkSingleElement(call, targetType);
             int n = BufferAccess.byteLength(call, origin, 1, targetType, false);
             BufferAccess.byteLength(call, compareAddr, 1, targetType, false);
             BufferAccess.byteLength(call, resultAddr, 1, targetType, true);
@@ -1141,6 +1151,14 @@ public final class Win implements Freeable {
         }
     }
 
+    /** fetchAndOp and compareAndSwap act on one element of a predefined type, as MPI says. */
+    private static void checkSingleElement(String call, Datatype type) throws MPIException {
+        Datatype.checkUsable(call, type);
+        if (type.map.segments() != 1 || type.element == null || type.element.isPair()) {
+            throw MPIException.of(MPI.ERR_TYPE, call + ": " + type + " is not a predefined single-element type");
+        }
+    }
+
     private static void direct(String call, Buffer b, String what) throws MPIException {
         if (b == null || !b.isDirect()) {
             throw MPIException.of(MPI.ERR_BUFFER, call + ": the " + what + " buffer must be a direct buffer");
@@ -1149,19 +1167,30 @@ public final class Win implements Freeable {
 
     // ================================================================ epochs
 
-    /** Checks the window, the rank, and that an access epoch to it is open. */
-    private void checkAccess(String call, int target) throws MPIException {
+    /**
+     * Checks the window, the rank, and that an access epoch to it is open.
+     *
+     * @return false for {@code MPI.PROC_NULL}, a valid target of every call that makes it do nothing
+     */
+    private boolean checkAccess(String call, int target) throws MPIException {
         checkOpen(call);
+        if (target == MPI.PROC_NULL) {
+            return false;
+        }
         checkRank(call, target);
         if (!fenceEpoch && !lockAll && locks[target] == 0 && !contains(started, target)) {
             throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": no access epoch to rank " + target
                     + " is open (call fence, start, lock or lockAll first)");
         }
+        return true;
     }
 
     private void checkLocked(String call, int target) throws MPIException {
         try {
             checkOpen(call);
+            if (target == MPI.PROC_NULL) {
+                return;
+            }
             checkRank(call, target);
             if (!lockAll && locks[target] == 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": request-based operations need a lock epoch"
@@ -1395,8 +1424,11 @@ public final class Win implements Freeable {
                 throw MPIException.of(MPI.ERR_LOCKTYPE, call + ": lock type " + lockType
                         + " is neither MPI.LOCK_EXCLUSIVE nor MPI.LOCK_SHARED");
             }
-            checkRank(call, rank);
             checkAssert(call, assertion, MPI.MODE_NOCHECK);
+            if (rank == MPI.PROC_NULL) {
+                return;
+            }
+            checkRank(call, rank);
             if (lockAll || locks[rank] != 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is already locked by this rank");
             }
@@ -1423,6 +1455,9 @@ public final class Win implements Freeable {
         SlaveRuntime rt = Session.enter(call);
         try {
             checkOpen(call);
+            if (rank == MPI.PROC_NULL) {
+                return;
+            }
             checkRank(call, rank);
             if (lockAll || locks[rank] == 0) {
                 throw MPIException.of(MPI.ERR_RMA_SYNC, call + ": rank " + rank + " is not locked by this rank");
@@ -1560,6 +1595,9 @@ public final class Win implements Freeable {
         Session.enter(call);
         try {
             checkOpen(call);
+            if (target == MPI.PROC_NULL) {
+                return;
+            }
             if (target >= 0 || target < -1) {
                 checkRank(call, target);
             }

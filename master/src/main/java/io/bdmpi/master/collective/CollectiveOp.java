@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * One collective operation on one communicator: the members' starts, checked against each other,
@@ -256,8 +257,23 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
         if (same) {
             return null;
         }
-        return "collective calls do not match on " + comm.name() + ": rank " + referenceRank + " called " + describe(ref)
-                + " but rank " + rank + " called " + describe(a.start());
+        String was = describe(ref);
+        String is = describe(a.start());
+        if (was.equals(is) && ref instanceof SlaveRequest.StartCollective r && a.start() instanceof SlaveRequest.StartCollective c) {
+            // What differs is not in the short form (a reduce-scatter's counts): say it.
+            was += " " + details(r);
+            is += " " + details(c);
+        }
+        return "collective calls do not match on " + comm.name() + ": rank " + referenceRank + " called " + was
+                + " but rank " + rank + " called " + is;
+    }
+
+    /** The count and the blocks of a start, at most the first 16 blocks. */
+    private static String details(SlaveRequest.StartCollective c) {
+        long[] blocks = c.blockBytes();
+        String shown = Arrays.stream(blocks).limit(16).mapToObj(Long::toString).collect(Collectors.joining(", "));
+        return "(count " + c.count() + (blocks.length == 0 ? "" : ", blocks of [" + shown + (blocks.length > 16 ? ", ..." : "")
+                + "] bytes") + ")";
     }
 
     // ---------------------------------------------------------------- reductions

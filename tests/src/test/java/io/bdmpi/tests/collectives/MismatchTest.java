@@ -26,6 +26,7 @@ class MismatchTest {
         "roots  ; 1 ; 4 ; 3 ; (?i)root",
         "counts ; 1 ; 3 ; 1 ; (?i)(count|match|differ)",
         "kinds  ; 1 ; 3 ; 2 ; (?i)(bcast|reduce|match|differ)",
+        "blocks ; 1 ; 3 ; 2 ; rank \\d called MPI_Reduce_scatter.*blocks of \\[(8, 0, 4|4, 4, 4)\\] bytes.*but rank \\d called MPI_Reduce_scatter.*blocks of \\[(4, 4, 4|8, 0, 4)\\] bytes",
         "skip   ; 1 ; 3 ; 1 ; (?i)(deadlock|finaliz)",
         "roots  ; 2 ; 2 ; 1 ; (?i)root",
         "counts ; 3 ; 1 ; 1 ; (?i)(count|match|differ)",

@@ -11,6 +11,8 @@ import mpi.MPIException;
  *   <li>{@code roots}: a bcast where rank 0 names root 0 and the others root 1;</li>
  *   <li>{@code counts}: an allReduce where rank 1 passes count 5 and the others 4;</li>
  *   <li>{@code kinds}: rank 0 calls bcast while the others call reduce (root 0, same count);</li>
+ *   <li>{@code blocks}: a reduceScatter of 4 ints where rank 1 splits them 2, 0, 1, 1... and the
+ *       others 1, 1, 1, 1... (the same total: only the counts differ);</li>
  *   <li>{@code skip}: the last rank skips an allReduce and calls Finalize; the others wait in it.</li>
  * </ul>
  * Whatever follows the bad call prints an UNEXPECTED line. The program writes nothing to stderr
@@ -46,6 +48,15 @@ public final class Mismatch {
                 } else {
                     MPI.COMM_WORLD.reduce(new int[4], buf, 4, MPI.INT, MPI.SUM, 0);
                 }
+            }
+            case "blocks" -> {
+                int[] counts = new int[size];
+                counts[0] = rank == 1 ? 2 : 1;
+                counts[1] = rank == 1 ? 0 : 1;
+                for (int i = 2; i < size; i++) {
+                    counts[i] = 1;
+                }
+                MPI.COMM_WORLD.reduceScatter(new int[size], buf, counts, MPI.INT, MPI.SUM);
             }
             case "skip" -> {
                 if (rank != size - 1) {

@@ -704,6 +704,29 @@ public final class Windows {
 
     // ---------------------------------------------------------------- errors
 
+    /**
+     * MPI.PROC_NULL is a valid target of every one-sided call, which then does nothing: lock and
+     * unlock, the operations, the request-based ones and flush (inside this rank's lock of itself).
+     */
+    private static void procNullDoesNothing(Win win, IntBuffer mem, int rank) throws MPIException {
+        int before = mem.get(0);
+        IntBuffer one = MPI.newIntBuffer(1).put(0, 77);
+        IntBuffer result = MPI.newIntBuffer(1).put(0, -5);
+        win.lock(MPI.LOCK_EXCLUSIVE, MPI.PROC_NULL, 0);
+        win.put(one, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT);
+        win.get(result, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT);
+        win.accumulate(one, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT, MPI.SUM);
+        win.fetchAndOp(one, result, MPI.INT, MPI.PROC_NULL, 0, MPI.SUM);
+        win.compareAndSwap(one, one, result, MPI.INT, MPI.PROC_NULL, 0);
+        Request done = win.rPut(one, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT);
+        done.waitFor();
+        win.flush(MPI.PROC_NULL);
+        win.unlock(MPI.PROC_NULL);
+        win.sync();
+        equal(-5, result.get(0), "rank " + rank + ": a get or fetch from PROC_NULL wrote the result");
+        equal(before, mem.get(0), "rank " + rank + ": an operation on PROC_NULL changed this rank's part");
+    }
+
     private static void errors(Intracomm comm) throws MPIException {
         int rank = comm.getRank();
         int size = comm.getSize();
@@ -742,6 +765,12 @@ public final class Windows {
                 MPI.BAND), "BAND on doubles");
         expectError(MPI.ERR_BUFFER, () -> win.fetchAndOp(x, IntBuffer.allocate(1), MPI.INT, rank, 0, MPI.SUM),
                 "a heap result buffer");
+        Datatype pairOfInts = Datatype.createVector(2, 1, 2, MPI.INT);
+        pairOfInts.commit();
+        expectError(MPI.ERR_TYPE, () -> win.fetchAndOp(x, MPI.newIntBuffer(4), pairOfInts, rank, 0, MPI.SUM),
+                "fetchAndOp of a derived type (one predefined element only)");
+        pairOfInts.free();
+        procNullDoesNothing(win, mem, rank);
         try {
             win.put(IntBuffer.allocate(1), 1, MPI.INT, rank, 0, 1, MPI.INT);
             throw new AssertionError("rank " + rank + ": a heap origin buffer was accepted");
