@@ -330,10 +330,12 @@ public class Request implements Freeable {
     }
 
     /**
-     * Releases the request; it becomes null. A receive still waiting for a message is withdrawn;
-     * one whose message has matched still gets it in its buffer, and any error is dropped. A
-     * nonblocking collective is waited for (parked) first: its result must still land; so is a
-     * synchronous send, until a receive has matched it (the master keeps its outcome until then).
+     * Releases the request; it becomes null. A receive still waiting for a message stays posted,
+     * as MPI asks: it takes the message it would have, which lands in its buffer at a later call
+     * of this rank that asks the master for outcomes (a wait, test, receive or collective), and
+     * any error is dropped. A nonblocking collective is waited for (parked) first: its result must
+     * still land; so is a synchronous send, until a receive has matched it (the master keeps its
+     * outcome until then).
      */
     @Override
     public void free() throws MPIException {
@@ -341,9 +343,9 @@ public class Request implements Freeable {
         SlaveRuntime rt = Session.enter(call);
         if (pending()) {
             if (cancellable()) {
-                cancel();
-            }
-            if (pending()) {
+                Part p = parts[0];
+                rt.adoptFreedReceive(p.id, c -> arrive(call, p, c));
+            } else {
                 collect(call, rt, List.of(this), 1, true);
             }
         }

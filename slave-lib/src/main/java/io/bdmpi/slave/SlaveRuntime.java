@@ -27,7 +27,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -73,6 +76,12 @@ public final class SlaveRuntime implements AutoCloseable {
     private String receivedRecycled;
     /** Recycled files this slave is done with, handed back to the master before its next request. */
     private final List<String> released = new ArrayList<>();
+    /**
+     * Receives the program freed while they still waited for a message (MPI_Request_free), by id:
+     * they stay posted, so that they take the message MPI gives them, and every later collect
+     * asks for them too and hands each its outcome.
+     */
+    private final Map<Long, Consumer<Completed>> freedReceives = new HashMap<>();
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
     /** This rank's off-heap arrays, made on first use. */
@@ -213,7 +222,28 @@ public final class SlaveRuntime implements AutoCloseable {
      * until at least {@code minReady} of them have one.
      */
     public synchronized List<Completed> collect(long[] requestIds, int minReady, boolean block) throws IOException {
-        return deliveries(call(new SlaveRequest.Collect(requestIds, minReady, block), MasterReply.Deliveries.class));
+        return deliveries(call(new SlaveRequest.Collect(withFreedReceives(requestIds), minReady, block),
+                MasterReply.Deliveries.class));
+    }
+
+    /**
+     * Keeps receive {@code requestId}, which the program freed before a message matched it, posted:
+     * its outcome goes to {@code landing} at whatever collect brings it.
+     */
+    public synchronized void adoptFreedReceive(long requestId, Consumer<Completed> landing) {
+        freedReceives.put(requestId, landing);
+    }
+
+    private long[] withFreedReceives(long[] requestIds) {
+        if (freedReceives.isEmpty()) {
+            return requestIds;
+        }
+        long[] all = Arrays.copyOf(requestIds, requestIds.length + freedReceives.size());
+        int i = requestIds.length;
+        for (long id : freedReceives.keySet()) {
+            all[i++] = id;
+        }
+        return all;
     }
 
     /** Withdraws a posted receive; false if a message had already matched it. */
@@ -498,7 +528,7 @@ public final class SlaveRuntime implements AutoCloseable {
      * in one write, and waits for its outcome, which must be an {@code expected}.
      */
     private Completed startAndWait(long id, SlaveRequest start, Class<? extends Completed> expected) throws IOException {
-        SlaveRequest.Collect collect = new SlaveRequest.Collect(new long[] {id}, 1, true);
+        SlaveRequest.Collect collect = new SlaveRequest.Collect(withFreedReceives(new long[] {id}), 1, true);
         ensureOut(ProtocolCodec.encodedLength(start) + ProtocolCodec.encodedLength(collect));
         ProtocolCodec.encode(start, out);
         ProtocolCodec.encode(collect, out);
@@ -506,25 +536,38 @@ public final class SlaveRuntime implements AutoCloseable {
         return single(id, expected);
     }
 
-    /** Reads the answer to a blocking collect of one request. */
+    /** Reads the answer to a blocking collect of one request (asking again while only freed receives came). */
     private Completed single(long id, Class<? extends Completed> expected) throws IOException {
+        int freed = freedReceives.size();
         List<Completed> got = deliveries(readReply(MasterReply.Deliveries.class));
+        while (got.isEmpty() && freedReceives.size() < freed) {
+            freed = freedReceives.size();
+            got = collect(new long[] {id}, 1, true);
+        }
         if (got.size() != 1 || got.get(0).requestId() != id || !expected.isInstance(got.get(0))) {
             throw new ProtocolException("master answered request " + id + " with " + got);
         }
         return got.get(0);
     }
 
+    /** The outcomes of a collect, less those of freed receives, which their landings take here. */
     private List<Completed> deliveries(MasterReply.Deliveries reply) {
         List<Completed> list = new ArrayList<>(reply.deliveries().size());
         for (MasterReply.Completion c : reply.deliveries()) {
+            Completed done;
             if (c instanceof MasterReply.Delivery d) {
-                list.add(new Received(this, d.requestId(), d.source(), d.tag(), d.payload()));
+                done = new Received(this, d.requestId(), d.source(), d.tag(), d.payload());
             } else if (c instanceof MasterReply.SendMatched m) {
-                list.add(new SendMatched(m.requestId()));
+                done = new SendMatched(m.requestId());
             } else {
-                MasterReply.CollectiveDone done = (MasterReply.CollectiveDone) c;
-                list.add(new CollectiveResult(this, done.requestId(), done.values(), done.pieces()));
+                MasterReply.CollectiveDone result = (MasterReply.CollectiveDone) c;
+                done = new CollectiveResult(this, result.requestId(), result.values(), result.pieces());
+            }
+            Consumer<Completed> freed = freedReceives.isEmpty() ? null : freedReceives.remove(done.requestId());
+            if (freed != null) {
+                freed.accept(done);
+            } else {
+                list.add(done);
             }
         }
         return list;

@@ -20,6 +20,10 @@ import java.nio.IntBuffer;
  *   <li>{@code test}, {@code testStatus}, {@code testAll}, {@code testAny}, {@code testSome} on a
  *       receive whose message is sent only after a barrier: not complete before it; complete after
  *       the sender passed a second barrier (retried for a while, in case the runtime needs progress).</li>
+ *   <li>a receive freed while it waits (tag 7001; {@code Request.free}) still takes the first of
+ *       the two messages with its tag, as MPI asks: the blocking receive after it gets the second,
+ *       also when that is a large message; the freed one's buffer holds the first once a barrier
+ *       after the sends has passed.</li>
  * </ol>
  *
  * <p>Usage: {@code NonBlocking [largeInts]} (default 3000).
@@ -45,9 +49,26 @@ public final class NonBlocking {
         waitAny(rank, next, prev);
         waitSome(rank, next, prev);
         tests(rank, next, prev);
+        freedReceive(next, prev, large);
 
         Check.ok("NonBlocking");
         MPI.Finalize();
+    }
+
+    private static void freedReceive(int next, int prev, int large) throws MPIException {
+        int tag = 7001;
+        IntBuffer freedInto = MPI.newIntBuffer(1);
+        Request freed = MPI.COMM_WORLD.iRecv(freedInto, 1, MPI.INT, prev, tag);
+        freed.free();
+        Check.that(freed.isNull(), "a freed receive is not null");
+        MPI.COMM_WORLD.barrier(); // every rank has posted and freed its receive before any message comes
+        MPI.COMM_WORLD.send(message(MPI.COMM_WORLD.getRank(), tag, 1), 1, MPI.INT, next, tag);
+        MPI.COMM_WORLD.send(message(MPI.COMM_WORLD.getRank(), tag + 1, large), large, MPI.INT, next, tag);
+        IntBuffer second = MPI.newIntBuffer(large);
+        MPI.COMM_WORLD.recv(second, large, MPI.INT, prev, tag);
+        checkMessage(second, prev, tag + 1, large, "the receive after a freed one got the freed one's message");
+        MPI.COMM_WORLD.barrier();
+        checkMessage(freedInto, prev, tag, 1, "the freed receive's buffer");
     }
 
     private static int length(int t, int large) {
