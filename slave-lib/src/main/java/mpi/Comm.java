@@ -169,7 +169,7 @@ public class Comm implements Freeable, Cloneable {
             throw handle(e);
         }
         // A dup is the split in which every member has the same colour and keeps its rank.
-        Intracomm c = derive(call, rt, 0, rank, "DUP");
+        Intracomm c = splitAtMaster(call, rt, Protocol.DUP_COLOR, rank, "DUP");
         c.inheritFrom(this);
         return c;
     }
@@ -1832,6 +1832,10 @@ public class Comm implements Freeable, Cloneable {
             throw handle(MPIException.of(MPI.ERR_ARG, call + ": invalid colour " + colour
                     + " (valid: 0 or more, or MPI.UNDEFINED)"));
         }
+        return splitAtMaster(call, rt, colour, key, how);
+    }
+
+    private Intracomm splitAtMaster(String call, SlaveRuntime rt, int colour, int key, String how) throws MPIException {
         int[] made;
         try {
             made = rt.split(commId, colour, key);

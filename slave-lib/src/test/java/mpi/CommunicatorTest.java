@@ -31,7 +31,7 @@ class CommunicatorTest extends WithMaster {
         Intracomm copy = MPI.COMM_WORLD.dup();
         SlaveRequest.StartSplit s = requests(SlaveRequest.StartSplit.class).get(0);
         assertEquals(Protocol.COMM_WORLD_ID, s.commId());
-        assertEquals(0, s.color());
+        assertEquals(Protocol.DUP_COLOR, s.color(), "the colour reports call MPI_Comm_dup");
         assertEquals(FakeMaster.RANK, s.key());
         assertEquals(FakeMaster.RANK, copy.getRank());
         assertEquals(FakeMaster.SIZE, copy.getSize());

@@ -29,6 +29,11 @@ public final class Protocol {
 
     /** Split colour of a member that wants no new communicator (equal to MPI.UNDEFINED). */
     public static final int UNDEFINED_COLOR = -32766;
+    /**
+     * The colour of every member of a dup (a split that keeps the ranks), which no program's split
+     * can give (they are 0 or more): reports call the call MPI_Comm_dup.
+     */
+    public static final int DUP_COLOR = -2;
 
     /** Largest frame either side accepts; a longer length prefix means a corrupt stream. */
     public static final int MAX_FRAME_LENGTH = 1 << 30;

@@ -3,6 +3,7 @@ package io.bdmpi.master.collective;
 import io.bdmpi.master.session.SlaveSession;
 import io.bdmpi.protocol.CollectiveKind;
 import io.bdmpi.protocol.Payload;
+import io.bdmpi.protocol.Protocol;
 import io.bdmpi.protocol.ReduceOp;
 import io.bdmpi.protocol.Reduction;
 import io.bdmpi.protocol.SlaveRequest;
@@ -158,7 +159,7 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
     /** Describes a start for error reports, e.g. {@code MPI_Bcast(root=2, 400 bytes)}. */
     public static String describe(SlaveRequest start) {
         if (start instanceof SlaveRequest.StartSplit s) {
-            return "MPI_Comm_split(color=" + s.color() + ", key=" + s.key() + ")";
+            return s.color() == Protocol.DUP_COLOR ? "MPI_Comm_dup()" : "MPI_Comm_split(color=" + s.color() + ", key=" + s.key() + ")";
         }
         if (start instanceof SlaveRequest.StartGroupComm g) {
             return (g.lowGroupSize() > 0 ? "MPI_Intercomm_create" : "MPI_Comm_create_group") + "(" + g.members().length

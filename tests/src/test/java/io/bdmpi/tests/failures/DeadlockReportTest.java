@@ -81,6 +81,12 @@ class DeadlockReportTest {
         expect(report, "rank 1: waiting for MPI_Barrier\\(\\) on rows, which ranks \\[0, 2\\]");
     }
 
+    @Test
+    void dupThatTheOthersSkip() {
+        String report = run("dup", 3, 1);
+        expect(report, "rank 0: waiting for MPI_Comm_dup\\(\\) on COMM_WORLD, which ranks \\[1, 2\\] have not called");
+    }
+
     /** Over nodes the masters report a deadlock only when every node is blocked and no message is in flight. */
     @Test
     void cycleOfReceivesOverTwoNodes() {

@@ -18,7 +18,8 @@ import mpi.Win;
  *       rank 1, which asks for the same lock instead of sending; the others finalize;</li>
  *   <li>{@code fence}: over a communicator the program names {@code rows} (a split of COMM_WORLD),
  *       every rank but rank 1 calls a window's fence, while rank 1 calls a barrier of {@code rows}
- *       instead: the report must name the window and {@code rows}, not the runtime's numbers.</li>
+ *       instead: the report must name the window and {@code rows}, not the runtime's numbers;</li>
+ *   <li>{@code dup}: rank 0 duplicates COMM_WORLD while the others receive (tag 16) from it.</li>
  * </ul>
  */
 public final class Deadlocks {
@@ -80,6 +81,15 @@ public final class Deadlocks {
                     rows.barrier();
                 } else {
                     win.fence(0);
+                }
+                System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
+            }
+            case "dup" -> {
+                blocking(rank);
+                if (rank == 0) {
+                    MPI.COMM_WORLD.dup();
+                } else {
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 16);
                 }
                 System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
             }
