@@ -2307,7 +2307,8 @@ public class Comm implements Freeable, Cloneable {
         SlaveRuntime rt = enter(call);
         requireDirect(buf);
         checkRecv(call, rt, buf, count, type, source, tag);
-        return new Prequest(this, () -> iRecv("MPI_Start", buf, count, type, source, tag));
+        Datatype kept = Datatype.keptByRequest(type);
+        return new Prequest(this, () -> iRecv("MPI_Start", buf, count, kept, source, tag));
     }
 
     private Prequest sendInit(String call, SendMode mode, Buffer buf, int count, Datatype type, int dest, int tag)
@@ -2319,7 +2320,8 @@ public class Comm implements Freeable, Cloneable {
         } catch (MPIException e) {
             throw handle(e);
         }
-        return new Prequest(this, () -> send("MPI_Start", mode, buf, count, type, dest, tag));
+        Datatype kept = Datatype.keptByRequest(type);
+        return new Prequest(this, () -> send("MPI_Start", mode, buf, count, kept, dest, tag));
     }
 
     /** A send that needs attached space, as MPI's buffered sends do (see {@link BsendSpace}). */
@@ -2771,7 +2773,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Send_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Send_init");
-        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.STANDARD, buf, offset, count, type, dest, tag));
+        Datatype kept = Datatype.keptByRequest(type);
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.STANDARD, buf, offset, count, kept, dest, tag));
     }
 
     /**
@@ -2788,7 +2791,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Bsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Bsend_init");
-        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.BUFFERED, buf, offset, count, type, dest, tag));
+        Datatype kept = Datatype.keptByRequest(type);
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.BUFFERED, buf, offset, count, kept, dest, tag));
     }
 
     /**
@@ -2805,7 +2809,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Ssend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Ssend_init");
-        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.SYNCHRONOUS, buf, offset, count, type, dest, tag));
+        Datatype kept = Datatype.keptByRequest(type);
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.SYNCHRONOUS, buf, offset, count, kept, dest, tag));
     }
 
     /**
@@ -2822,7 +2827,8 @@ public class Comm implements Freeable, Cloneable {
      */
     public final Prequest Rsend_init(Object buf, int offset, int count, Datatype type, int dest, int tag) throws MPIException {
         enter("MPI_Rsend_init");
-        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.STANDARD, buf, offset, count, type, dest, tag));
+        Datatype kept = Datatype.keptByRequest(type);
+        return new Prequest(this, () -> mpiJavaSend("MPI_Start", SendMode.STANDARD, buf, offset, count, kept, dest, tag));
     }
 
     /**

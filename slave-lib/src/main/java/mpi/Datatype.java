@@ -285,6 +285,20 @@ public final class Datatype implements Freeable {
     }
 
     /**
+     * What a persistent request keeps of {@code type} at its {@code *Init}: the type itself if
+     * predefined (or null), else a copy that the program cannot free, as MPI binds a request to
+     * its arguments when it is made (a freed type stays usable by the requests made before).
+     */
+    static Datatype keptByRequest(Datatype type) {
+        if (type == null || type.predefined || type.freed) {
+            return type;
+        }
+        Datatype copy = new Datatype(type.base, type.map, false, true, type.name, type.pairData);
+        copy.committed = type.committed;
+        return copy;
+    }
+
+    /**
      * As {@link #dup()}, with an error as a RuntimeException.
      *
      * @return the copy

@@ -239,7 +239,7 @@ public final class Info implements Freeable, Cloneable {
         m.put("host", MPI.getProcessorName());
         m.put("arch", System.getProperty("os.arch"));
         m.put("wdir", System.getProperty("user.dir"));
-        m.put("thread_level", threadLevelName(Session.threadLevel()));
+        m.put("thread_level", threadLevelName(Session.requiredThreadLevel())); // as MPI says: what was asked for
         m.replaceAll((k, v) -> v.length() < MPI.MAX_INFO_VAL ? v : v.substring(0, MPI.MAX_INFO_VAL - 1));
         return m;
     }

@@ -381,7 +381,7 @@ public final class MPI {
                     "MPI_Init: cannot reach the bdmpi master at " + env.socketPath() + ": " + e.getMessage());
         }
         int provided = Math.max(THREAD_SINGLE, Math.min(requiredThreadLevel, THREAD_SERIALIZED));
-        Session.start(rt, provided);
+        Session.start(rt, provided, Math.max(THREAD_SINGLE, Math.min(requiredThreadLevel, THREAD_MULTIPLE)));
         return provided;
     }
 

@@ -75,7 +75,8 @@ public final class Prequest extends Request {
     }
 
     /**
-     * Ends the request's life; a transfer under way still completes (a receive not yet matched is withdrawn).
+     * Ends the request's life; a transfer under way still completes (a receive not yet matched stays
+     * posted, as {@link Request#free()} says).
      *
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */

@@ -17,6 +17,8 @@ final class Session {
     private static volatile SlaveRuntime runtime;
     private static volatile Thread mainThread;
     private static volatile int threadLevel;
+    /** What Init or InitThread asked for (MPI.INFO_ENV's thread_level), within the levels MPI has. */
+    private static volatile int requiredThreadLevel;
 
     private Session() {
     }
@@ -29,11 +31,12 @@ final class Session {
     }
 
     /** Makes MPI usable with this connection; the calling thread becomes the main thread. */
-    static synchronized void start(SlaveRuntime rt, int providedThreadLevel) throws MPIException {
+    static synchronized void start(SlaveRuntime rt, int providedThreadLevel, int required) throws MPIException {
         checkNotStarted();
         runtime = rt;
         mainThread = Thread.currentThread();
         threadLevel = providedThreadLevel;
+        requiredThreadLevel = required;
         phase = Phase.RUNNING;
     }
 
@@ -89,6 +92,10 @@ final class Session {
         return threadLevel;
     }
 
+    static int requiredThreadLevel() {
+        return requiredThreadLevel;
+    }
+
     /**
      * Forgets the connection and returns to "not initialized". Only for unit tests, which run many
      * MPI lives in one JVM against a stand-in master; the caller closes the connection.
@@ -98,6 +105,7 @@ final class Session {
         runtime = null;
         mainThread = null;
         threadLevel = 0;
+        requiredThreadLevel = 0;
         BsendSpace.reset();
     }
 }

@@ -73,6 +73,8 @@ class LifecycleTest extends WithMaster {
             int provided = MPI.init(master.variables(), required);
             assertEquals(Math.min(required, MPI.THREAD_SERIALIZED), provided, "required " + required);
             assertEquals(provided, MPI.queryThread());
+            assertEquals(new String[] {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                "MPI_THREAD_MULTIPLE"}[required], MPI.INFO_ENV.get("thread_level"), "INFO_ENV says what was required");
         }
     }
 

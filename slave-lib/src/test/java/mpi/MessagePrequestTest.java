@@ -4,6 +4,7 @@ import io.bdmpi.protocol.SlaveRequest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.IntBuffer;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -106,6 +107,26 @@ class MessagePrequestTest extends WithMaster {
         }
         assertEquals(MPI.UNDEFINED, Request.waitAny(recv), "an inactive persistent request counts as null");
         assertEquals(2, requests(SlaveRequest.PostRecv.class).size());
+    }
+
+    @Test
+    void shouldKeepUsingATypeFreedAfterTheInit() throws Exception {
+        Datatype everyOther = Datatype.createVector(2, 1, 2, MPI.INT);
+        everyOther.commit();
+        IntBuffer out = MPI.newIntBuffer(3).put(0, 1).put(1, 2).put(2, 3);
+        IntBuffer in = MPI.newIntBuffer(3).put(0, -1).put(1, -1).put(2, -1);
+        Prequest send = MPI.COMM_WORLD.sendInit(out, 1, everyOther, 2, 5);
+        Prequest recv = MPI.COMM_WORLD.recvInit(in, 1, everyOther, 0, 6);
+        everyOther.free(); // MPI: the requests made before keep their type
+        send.start();
+        send.waitFor();
+        SlaveRequest.Send sent = requests(SlaveRequest.Send.class).get(0);
+        assertEquals(8, sent.payload().length(), "two ints of the vector");
+        recv.start();
+        master.injectInts(0, 6, 7, 8);
+        recv.waitFor();
+        assertEquals(List.of(7, -1, 8), List.of(in.get(0), in.get(1), in.get(2)));
+        assertError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.sendInit(out, 1, everyOther, 2, 5));
     }
 
     @Test
