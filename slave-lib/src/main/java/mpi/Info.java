@@ -205,6 +205,13 @@ public final class Info implements Freeable, Cloneable {
         }
     }
 
+    /** Empties MPI.INFO_ENV, to be filled again at its next use: for a new MPI life in unit tests (Session.reset). */
+    void forgetEnvironment() {
+        if (kind == Kind.ENV) {
+            entries.clear();
+        }
+    }
+
     /** The entries, once checked: MPI runs, the object is live. */
     private Map<String, String> readable(String call) throws MPIException {
         SlaveRuntime rt = Session.enter(call);

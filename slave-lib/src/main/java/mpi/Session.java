@@ -107,5 +107,6 @@ final class Session {
         threadLevel = 0;
         requiredThreadLevel = 0;
         BsendSpace.reset();
+        MPI.INFO_ENV.forgetEnvironment();
     }
 }
