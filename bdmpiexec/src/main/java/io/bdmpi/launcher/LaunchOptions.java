@@ -157,7 +157,7 @@ public final class LaunchOptions {
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = ByteSizeConverter.class,
             showDefaultValue = CommandLine.Help.Visibility.NEVER,
             description = "Run master and slaves in a memory cgroup of SIZE (page cache included; e.g. 512m, 2g), "
-                    + "the master in a JVM sized for it. Needs root and the cgroup memory controller (default: no limit).")
+                    + "the master in a JVM sized for it. Needs root and the cgroup memory controller (at least 64m; default and 0: no limit).")
     long memoryLimit = DEFAULTS.memoryLimitBytes();
 
     @Option(names = "--shrink-heap-on-park", negatable = true, showDefaultValue = CommandLine.Help.Visibility.NEVER,

@@ -177,7 +177,10 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
     static List<String> masterJavaOptions(long memoryLimitBytes) {
         List<String> options = new ArrayList<>();
         if (memoryLimitBytes > 0) {
-            options.add("-XX:MaxRAM=" + memoryLimitBytes);
+            // Not past the machine: the JVM takes an explicit MaxRAM as it is, and fails to reserve a heap of a quarter of 1 PB.
+            long machine = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getTotalMemorySize();
+            options.add("-XX:MaxRAM=" + (machine > 0 ? Math.min(memoryLimitBytes, machine) : memoryLimitBytes));
         }
         options.addAll(launcherJavaOptions());
         options.addAll(archiveOptions());

@@ -2,8 +2,11 @@ package io.bdmpi.launcher;
 
 import io.bdmpi.master.NodeMaster;
 import io.bdmpi.master.config.MasterContext;
+import io.bdmpi.master.scheduler.Signals;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +32,8 @@ final class SizedMaster {
     static final String LAUNCHER_PID = "BDMPI_LAUNCHER_PID";
     /** How often the master's JVM looks whether bdmpiexec is still there. */
     private static final long LAUNCHER_POLL_MS = 200;
+    /** How long bdmpiexec waits for the last of a dead master's stderr (its slaves hold the pipe a moment longer). */
+    private static final long RELAY_DRAIN_MS = 1_000;
 
     private SizedMaster() {
     }
@@ -46,9 +51,11 @@ final class SizedMaster {
      * @return its exit code, to exit with
      */
     static int run(MasterContext context, String[] args) {
-        List<String> command = MultiNodeLaunch.masterJvm(MultiNodeLaunch.masterJavaOptions(context.memoryLimitBytesOn(0)));
+        long limit = context.memoryLimitBytesOn(0);
+        List<String> command = MultiNodeLaunch.masterJvm(MultiNodeLaunch.masterJavaOptions(limit));
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        // Its stderr passes through here, so that a master that died without a word gets one.
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO().redirectError(ProcessBuilder.Redirect.PIPE);
         builder.environment().put(LAUNCHER_PID, Long.toString(ProcessHandle.current().pid()));
         Process master;
         try {
@@ -68,15 +75,65 @@ final class SizedMaster {
             }
         }, "bdmpi-stop-master");
         Runtime.getRuntime().addShutdownHook(stop);
+        ErrorRelay relay = new ErrorRelay(master.getErrorStream());
+        relay.start();
         while (true) {
             try {
                 int exitCode = master.waitFor();
                 Runtime.getRuntime().removeShutdownHook(stop);
+                relay.join(RELAY_DRAIN_MS); // the slaves, which share the pipe, end within their watchdog's period
+                if (exitCode > 128 && !relay.saidTheOutcome()) {
+                    System.err.println("bdmpiexec: job failed: the master (pid " + master.pid() + ") was killed by signal "
+                            + (exitCode - 128) + Signals.name(exitCode - 128) + (exitCode - 128 == 9
+                            ? ": under the --memory-limit of " + (limit >> 20) + " MiB, most likely by the kernel's OOM"
+                              + " killer; give the job more memory (see the warning above, if any) or fewer slaves (-ns)"
+                            : ""));
+                }
                 return exitCode;
             } catch (InterruptedException e) {
                 // Only the master's end ends the wait.
             } catch (IllegalStateException shuttingDown) {
                 return NodeMaster.EXIT_STOPPED; // the hook runs and waits for the master; the JVM ends with it
+            }
+        }
+    }
+
+    /**
+     * Copies the master JVM's stderr to bdmpiexec's, byte for byte, and notes whether the job's
+     * outcome was said ("bdmpiexec: job failed", as every end of a failed job says it).
+     */
+    private static final class ErrorRelay extends Thread {
+
+        private static final byte[] OUTCOME = "bdmpiexec: job failed".getBytes(StandardCharsets.UTF_8);
+
+        private final InputStream from;
+        private volatile boolean said;
+
+        ErrorRelay(InputStream from) {
+            super("bdmpi-master-stderr");
+            setDaemon(true);
+            this.from = from;
+        }
+
+        boolean saidTheOutcome() {
+            return said;
+        }
+
+        @Override
+        public void run() {
+            byte[] buffer = new byte[8192];
+            int matched = 0;
+            try (InputStream in = from) {
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    System.err.write(buffer, 0, n);
+                    System.err.flush();
+                    for (int i = 0; i < n && !said; i++) {
+                        matched = buffer[i] == OUTCOME[matched] ? matched + 1 : buffer[i] == OUTCOME[0] ? 1 : 0;
+                        said = matched == OUTCOME.length;
+                    }
+                }
+            } catch (IOException e) {
+                // The master is gone: nothing more to copy.
             }
         }
     }

@@ -242,14 +242,19 @@ public final class NodeMaster {
             ticker.shutdownNow();
             removeStaged(restartFrom);
             closeQuietly(cgroup);
-            writeStats(stats);
+            boolean written = writeStats(stats);
             if (attempt != null) {
-                TimelineOutputs.write(context, attempt.timeline, stats, node, launcher == null ? null : LauncherLink.hostName(),
-                        launcher == null ? 0 : launcher.clockOffsetNanos());
+                written &= TimelineOutputs.write(context, attempt.timeline, stats, node,
+                        launcher == null ? null : LauncherLink.hostName(), launcher == null ? 0 : launcher.clockOffsetNanos());
                 attempt.closeTimeline();
             }
             closeQuietly(workDir);
             result = endTogether(result, internode, attempt == null ? null : attempt.link, launcher, orphaned.get(), handedOver);
+            if (!written && result.exitCode() == 0) {
+                // The user asked for them: a run without them has not done all it was asked.
+                System.err.println("bdmpiexec: exit status 1: the job completed, but an output it was asked for is missing (above)");
+                result = new JobOutcome(1, null, false);
+            }
             cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
@@ -676,19 +681,22 @@ public final class NodeMaster {
         }
     }
 
-    private void writeStats(JobStats stats) {
+    /** Writes --stats, if asked for; false if it was not written. */
+    private boolean writeStats(JobStats stats) {
         if (context.statsFile() == null) {
-            return;
+            return true;
         }
         Path file = context.nodes() > 1 ? JobStats.partFile(context.statsFile(), node) : context.statsFile();
         if (stats == null) {
             System.err.println("bdmpiexec: no statistics to write to " + context.statsFile());
-            return;
+            return false;
         }
         try {
             stats.write(file);
+            return true;
         } catch (IOException e) {
             System.err.println("bdmpiexec: cannot write statistics to " + file + ": " + e.getMessage());
+            return false;
         }
     }
 

@@ -99,6 +99,24 @@ class MemoryLimitTest {
         }
     }
 
+    /**
+     * A limit too small for the master itself (8 slaves in 64 MiB, where bdmpiexec warns that they
+     * need 232): whichever process the kernel kills, the job ends with a "job failed" line that
+     * says why, and leaves no cgroup behind.
+     */
+    @Test
+    void limitTooSmallForTheMasterEndsTheJobSayingWhy() throws Exception {
+        JobResult r = JobRunner.job(HeapUser.class).ranks(8).running(2).options("--memory-limit", "64m").args(1)
+                .timeout(Duration.ofSeconds(90)).run();
+        r.assertFailed();
+        Expect.that(r, !r.stderrContaining("bdmpiexec: job failed: (the master \\(pid \\d+\\) was killed by signal 9 \\(SIGKILL\\): "
+                + "under the --memory-limit of 64 MiB, most likely by the kernel's OOM killer|rank \\d+ \\(pid \\d+\\) was killed by "
+                + "the kernel's OOM killer)").isEmpty(), "the job's end does not say that the limit killed it");
+        for (String cgroup : cgroupsOf(r)) {
+            Expect.that(r, !CgroupPaths.exists(cgroup), "the job's cgroup " + cgroup + " is still there");
+        }
+    }
+
     /** bdmpiexec SIGKILLed: the janitor removes the cgroup after the slaves are gone. */
     @Test
     void sigkilledLauncherLeavesNoCgroup() throws Exception {

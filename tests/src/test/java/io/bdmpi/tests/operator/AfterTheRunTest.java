@@ -234,6 +234,24 @@ class AfterTheRunTest {
         assertEquals(3, count(html, "<g class=\"row\" data-rank=\""));
     }
 
+    /**
+     * A report that cannot be written turns a completed run's exit status into 1, saying why: one in
+     * /proc, whose directory bdmpiexec's check before the job finds writable (as root) but where no
+     * file can be made.
+     */
+    @Test
+    void anOutputThatCannotBeWrittenFailsTheRun() {
+        Path unwritable = Path.of("/proc/bdmpi-report-" + ProcessHandle.current().pid() + ".html");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(unwritable.getParent()), "needs root");
+        JobResult r = JobRunner.job(Phases.class).ranks(2).running(1).options("--report", unwritable.toString())
+                .args(1, 10, 1024).run();
+        assertEquals(1, r.exitCode(), "exit status of a run whose report is missing\n" + r.describe());
+        assertFalse(r.stderrContaining("^bdmpiexec: cannot write the report to " + java.util.regex.Pattern.quote(unwritable.toString())
+                + ": ").isEmpty(), "the report's failure is not said\n" + r.describe());
+        assertFalse(r.stderrContaining("^bdmpiexec: exit status 1: the job completed, but an output it was asked for is missing")
+                .isEmpty(), "the exit status is not explained\n" + r.describe());
+    }
+
     private static int count(String text, String what) {
         int n = 0;
         for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
