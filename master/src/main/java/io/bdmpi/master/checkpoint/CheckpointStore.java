@@ -217,13 +217,22 @@ public final class CheckpointStore {
                     for (Path part : (Iterable<Path>) parts.sorted()::iterator) {
                         Path manifest = part.resolve(MANIFEST);
                         if (part.getFileName().toString().startsWith(PART) && Files.isRegularFile(manifest)) {
-                            held.add(new Held(false, JSON.readValue(manifest.toFile(), Part.class)));
+                            held.add(new Held(false, readManifest(manifest)));
                         }
                     }
                 }
             }
         }
         return held;
+    }
+
+    /** A part's manifest; one that is not a manifest (cut short, edited) is said to be damaged, by its path. */
+    private static Part readManifest(Path manifest) throws IOException {
+        try {
+            return JSON.readValue(manifest.toFile(), Part.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException("the checkpoint manifest " + manifest + " is damaged: " + e.getOriginalMessage());
+        }
     }
 
     /**
@@ -448,7 +457,7 @@ public final class CheckpointStore {
         if (Files.isDirectory(staging)) {
             try (Stream<Path> entries = Files.list(staging)) {
                 for (Path p : (Iterable<Path>) entries::iterator) {
-                    Part staged = JSON.readValue(p.resolve(MANIFEST).toFile(), Part.class);
+                    Part staged = readManifest(p.resolve(MANIFEST));
                     if (parts.stream().noneMatch(own -> own.node() == staged.node())) {
                         parts.add(staged);
                     }
@@ -486,10 +495,18 @@ public final class CheckpointStore {
      *
      * @return the name in the spill directory
      */
-    String exportToSpill(String file, String spillName) throws IOException {
+    String exportToSpill(String file, long length, String spillName) throws IOException {
         Path source = dir.resolve(PREFIX + latest.sequence()).resolve(file);
         if (!Files.exists(source)) {
             source = dir.resolve(STAGING + latest.sequence()).resolve(file); // a part staged from another node
+        }
+        if (!Files.isRegularFile(source)) {
+            throw new IOException("checkpoint " + latest.sequence() + " in " + dir + " is damaged: it lacks " + file);
+        }
+        long size = Files.size(source);
+        if (size != length) {
+            throw new IOException("checkpoint " + latest.sequence() + " in " + dir + " is damaged: " + file + " has " + size
+                    + " bytes where its manifest says " + length);
         }
         linkOrCopy(source, spillDir.resolve(spillName));
         return spillName;
@@ -559,7 +576,7 @@ public final class CheckpointStore {
         try (Stream<Path> entries = Files.list(checkpoint)) {
             for (Path p : (Iterable<Path>) entries::iterator) {
                 if (p.getFileName().toString().startsWith(PART)) {
-                    parts.add(JSON.readValue(p.resolve(MANIFEST).toFile(), Part.class));
+                    parts.add(readManifest(p.resolve(MANIFEST)));
                 }
             }
         } catch (NoSuchFileException e) {

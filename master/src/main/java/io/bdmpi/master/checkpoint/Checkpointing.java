@@ -335,7 +335,7 @@ public final class Checkpointing {
             for (CheckpointStore.Part part : checkpoint.parts()) {
                 for (CheckpointStore.StateFile state : part.states()) {
                     if (members.get(state.rank()) != null) {
-                        String name = from.exportToSpill(state.file(), "restore-" + checkpoint.sequence() + "-" + state.rank());
+                        String name = from.exportToSpill(state.file(), state.length(), "restore-" + checkpoint.sequence() + "-" + state.rank());
                         pieces.set(state.rank(), List.of(new Payload.Slice(name, 0, state.length())));
                     }
                 }
@@ -350,7 +350,7 @@ public final class Checkpointing {
                                 + m.senderWorldRank() + " to rank " + m.receiver() + " on communicator " + m.commId()
                                 + ", which no longer holds both in this job (nodes placed differently?)");
                     }
-                    String name = from.exportToSpill(m.file(), "restored-" + checkpoint.sequence() + "-" + k++);
+                    String name = from.exportToSpill(m.file(), m.length(), "restored-" + checkpoint.sequence() + "-" + k++);
                     receiver.mailbox.deliver(new StoredMessage(m.commId(), source, m.tag(), m.senderWorldRank(),
                             new Payload.Spilled(name, m.length())));
                 }

@@ -53,10 +53,17 @@ class CheckpointStoreTest {
 
         CheckpointStore reopened = new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB);
         assertEquals(second, reopened.latest());
-        reopened.exportToSpill("part-0/message-1", "restored");
+        reopened.exportToSpill("part-0/message-1", 15, "restored");
         assertEquals("a large message", Files.readString(spill.resolve("restored")));
-        reopened.exportToSpill("part-0/rank-0.state", "restore-0");
+        reopened.exportToSpill("part-0/rank-0.state", 2, "restore-0");
         assertEquals("s0", Files.readString(spill.resolve("restore-0")));
+        IOException cut = assertThrows(IOException.class, () -> reopened.exportToSpill("part-0/rank-0.state", 3, "restore-x"));
+        assertTrue(cut.getMessage().endsWith("is damaged: part-0/rank-0.state has 2 bytes where its manifest says 3"),
+                cut.getMessage());
+        Files.writeString(dir.resolve("checkpoint-2/part-0/manifest.json"), "{\"sequence\":2,");
+        IOException damaged = assertThrows(IOException.class, () -> new CheckpointStore(dir, spill, CheckpointStore.Sharing.JOB));
+        assertTrue(damaged.getMessage().startsWith("the checkpoint manifest " + dir.resolve("checkpoint-2/part-0/manifest.json")
+                + " is damaged: "), damaged.getMessage());
     }
 
     @Test
@@ -106,7 +113,7 @@ class CheckpointStoreTest {
         assertEquals(List.of(0, 1, 2), c.parts().stream().map(CheckpointStore.Part::node).toList());
         assertEquals(3, c.worldSize());
         assertEquals(1, nodes[2].latest().sequence());
-        reader.exportToSpill(c.parts().get(2).messages().get(0).file(), "m");
+        reader.exportToSpill(c.parts().get(2).messages().get(0).file(), c.parts().get(2).messages().get(0).length(), "m");
         assertEquals("for two", Files.readString(spill.resolve("m")));
     }
 
@@ -134,7 +141,7 @@ class CheckpointStoreTest {
 
         zero.commit(1, 2);
         assertEquals(List.of(0, 1), zero.latest().parts().stream().map(CheckpointStore.Part::node).toList());
-        zero.exportToSpill("part-1/rank-1.state", "restore-1");
+        zero.exportToSpill("part-1/rank-1.state", 3, "restore-1");
         assertEquals("one", Files.readString(spill.resolve("restore-1")));
         assertNull(CheckpointStore.latestIn(other, CheckpointStore.Sharing.NODE_LOCAL), "node 1 never heard of the commit");
         // What each directory tells bdmpiexec: node 0 its committed part and copy, node 1 its part waiting for the commit.
