@@ -333,9 +333,8 @@ public class Request implements Freeable {
      * Releases the request; it becomes null. A receive still waiting for a message stays posted,
      * as MPI asks: it takes the message it would have, which lands in its buffer at a later call
      * of this rank that asks the master for outcomes (a wait, test, receive or collective), and
-     * any error is dropped. A nonblocking collective is waited for (parked) first: its result must
-     * still land; so is a synchronous send, until a receive has matched it (the master keeps its
-     * outcome until then).
+     * any error is dropped. A synchronous send's match is taken in the same way. A nonblocking
+     * collective is waited for (parked) first: its result must still land.
      */
     @Override
     public void free() throws MPIException {

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.IntBuffer;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -328,6 +329,19 @@ class RequestTest extends WithMaster {
         early.free();
         MPI.COMM_WORLD.barrier();
         assertEquals(80, matched.get(0), "a message matched before the free lands at the next call");
+    }
+
+    @Test
+    void shouldReturnAtOnceFromTheFreeOfASynchronousSend() throws Exception {
+        Request unmatched = MPI.COMM_WORLD.isSend(MPI.newIntBuffer(1), 1, MPI.INT, 2, 5); // rank 2 never receives it
+        unmatched.free();
+        assertTrue(unmatched.isNull());
+        assertTrue(collects().isEmpty(), "MPI: the free returns at once; the match is asked for at later calls");
+        MPI.COMM_WORLD.barrier();
+        assertEquals(1, collects().size(), "the barrier's collect");
+        long sendId = requests(SlaveRequest.Send.class).get(0).syncId();
+        assertTrue(Arrays.stream(collects().get(0).requestIds()).anyMatch(id -> id == sendId),
+                "the barrier asks for the freed send's match too");
     }
 
     // ---------------------------------------------------------------- errors
