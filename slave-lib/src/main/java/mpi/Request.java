@@ -343,7 +343,7 @@ public class Request implements Freeable {
         if (pending()) {
             if (cancellable()) {
                 Part p = parts[0];
-                rt.adoptFreedReceive(p.id, c -> arrive(call, p, c));
+                rt.adoptFreed(p.id, c -> arrive(call, p, c));
             } else {
                 collect(call, rt, List.of(this), 1, true);
             }

@@ -77,11 +77,11 @@ public final class SlaveRuntime implements AutoCloseable {
     /** Recycled files this slave is done with, handed back to the master before its next request. */
     private final List<String> released = new ArrayList<>();
     /**
-     * Receives the program freed while they still waited for a message (MPI_Request_free), by id:
-     * they stay posted, so that they take the message MPI gives them, and every later collect
-     * asks for them too and hands each its outcome.
+     * Receives and synchronous sends the program freed while they still waited (MPI_Request_free),
+     * by id: a receive stays posted, so that it takes the message MPI gives it, and every later
+     * collect asks for them too and hands each its outcome.
      */
-    private final Map<Long, Consumer<Completed>> freedReceives = new HashMap<>();
+    private final Map<Long, Consumer<Completed>> freed = new HashMap<>();
     private long nextRequestId = 1;
     private volatile String lastCall = "MPI_Init";
     /** This rank's off-heap arrays, made on first use. */
@@ -222,25 +222,25 @@ public final class SlaveRuntime implements AutoCloseable {
      * until at least {@code minReady} of them have one.
      */
     public synchronized List<Completed> collect(long[] requestIds, int minReady, boolean block) throws IOException {
-        return deliveries(call(new SlaveRequest.Collect(withFreedReceives(requestIds), minReady, block),
+        return deliveries(call(new SlaveRequest.Collect(withFreed(requestIds), minReady, block),
                 MasterReply.Deliveries.class));
     }
 
     /**
-     * Keeps receive {@code requestId}, which the program freed before a message matched it, posted:
-     * its outcome goes to {@code landing} at whatever collect brings it.
+     * Keeps receive or synchronous send {@code requestId}, which the program freed before it
+     * matched, in the collects: its outcome goes to {@code landing} at whatever collect brings it.
      */
-    public synchronized void adoptFreedReceive(long requestId, Consumer<Completed> landing) {
-        freedReceives.put(requestId, landing);
+    public synchronized void adoptFreed(long requestId, Consumer<Completed> landing) {
+        freed.put(requestId, landing);
     }
 
-    private long[] withFreedReceives(long[] requestIds) {
-        if (freedReceives.isEmpty()) {
+    private long[] withFreed(long[] requestIds) {
+        if (freed.isEmpty()) {
             return requestIds;
         }
-        long[] all = Arrays.copyOf(requestIds, requestIds.length + freedReceives.size());
+        long[] all = Arrays.copyOf(requestIds, requestIds.length + freed.size());
         int i = requestIds.length;
-        for (long id : freedReceives.keySet()) {
+        for (long id : freed.keySet()) {
             all[i++] = id;
         }
         return all;
@@ -528,7 +528,7 @@ public final class SlaveRuntime implements AutoCloseable {
      * in one write, and waits for its outcome, which must be an {@code expected}.
      */
     private Completed startAndWait(long id, SlaveRequest start, Class<? extends Completed> expected) throws IOException {
-        SlaveRequest.Collect collect = new SlaveRequest.Collect(withFreedReceives(new long[] {id}), 1, true);
+        SlaveRequest.Collect collect = new SlaveRequest.Collect(withFreed(new long[] {id}), 1, true);
         ensureOut(ProtocolCodec.encodedLength(start) + ProtocolCodec.encodedLength(collect));
         ProtocolCodec.encode(start, out);
         ProtocolCodec.encode(collect, out);
@@ -536,12 +536,12 @@ public final class SlaveRuntime implements AutoCloseable {
         return single(id, expected);
     }
 
-    /** Reads the answer to a blocking collect of one request (asking again while only freed receives came). */
+    /** Reads the answer to a blocking collect of one request (asking again while only freed requests' outcomes came). */
     private Completed single(long id, Class<? extends Completed> expected) throws IOException {
-        int freed = freedReceives.size();
+        int waiting = freed.size();
         List<Completed> got = deliveries(readReply(MasterReply.Deliveries.class));
-        while (got.isEmpty() && freedReceives.size() < freed) {
-            freed = freedReceives.size();
+        while (got.isEmpty() && freed.size() < waiting) {
+            waiting = freed.size();
             got = collect(new long[] {id}, 1, true);
         }
         if (got.size() != 1 || got.get(0).requestId() != id || !expected.isInstance(got.get(0))) {
@@ -550,7 +550,7 @@ public final class SlaveRuntime implements AutoCloseable {
         return got.get(0);
     }
 
-    /** The outcomes of a collect, less those of freed receives, which their landings take here. */
+    /** The outcomes of a collect, less those of freed requests, which their landings take here. */
     private List<Completed> deliveries(MasterReply.Deliveries reply) {
         List<Completed> list = new ArrayList<>(reply.deliveries().size());
         for (MasterReply.Completion c : reply.deliveries()) {
@@ -563,9 +563,9 @@ public final class SlaveRuntime implements AutoCloseable {
                 MasterReply.CollectiveDone result = (MasterReply.CollectiveDone) c;
                 done = new CollectiveResult(this, result.requestId(), result.values(), result.pieces());
             }
-            Consumer<Completed> freed = freedReceives.isEmpty() ? null : freedReceives.remove(done.requestId());
-            if (freed != null) {
-                freed.accept(done);
+            Consumer<Completed> landing = freed.isEmpty() ? null : freed.remove(done.requestId());
+            if (landing != null) {
+                landing.accept(done);
             } else {
                 list.add(done);
             }
