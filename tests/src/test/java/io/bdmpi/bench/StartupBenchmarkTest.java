@@ -7,6 +7,15 @@ import io.bdmpi.tests.support.Stats;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +26,9 @@ import static io.bdmpi.bench.Report.column;
  * Start-up time and idle memory of S slaves: the wall time of a whole job whose ranks only start,
  * report their RSS, park in a barrier (where rank 0 measures the others' PSS and RSS) and finalize
  * ({@link Idle}), against S plain JVMs started at once that only report their RSS and exit
- * ({@link PlainJvm}).
+ * ({@link PlainJvm}); and against S plain JVMs that also connect to a Unix-domain socket through the
+ * JDK's channels, as every slave must to reach its master: the floor of a slave's start-up over that
+ * channel.
  *
  * <p>Properties: {@code bench.startup.sizes} (S values, "16,64,256"), {@code bench.startup.running}
  * (-nr, 2: the cores of the reference machine).
@@ -45,6 +56,10 @@ class StartupBenchmarkTest {
                 column("plainWallSeconds", "S plain JVMs wall (s, baseline)"),
                 column("plainMsPerJvm", "ms / plain JVM"),
                 column("ratio", "ratio"),
+                column("connectingWallSeconds", "S connecting JVMs wall (s, floor)"),
+                column("connectingMsPerJvm", "ms / connecting JVM"),
+                column("floorRatio", "floor ratio (connecting / plain)"),
+                column("ratioToFloor", "ratio to the floor (job / connecting)"),
                 column("readySeconds", "all parked (s)"),
                 column("parkedPssMeanMiB", "parked slave PSS mean (MiB)"),
                 column("parkedPssMaxMiB", "parked slave PSS max (MiB)"),
@@ -69,9 +84,12 @@ class StartupBenchmarkTest {
             Samples peakRss = Samples.of(stats.slaves().stream().map(s -> s.peakRssBytes() / BYTES_PER_MIB).toList());
             double jobSeconds = seconds(job.elapsed());
 
-            PlainRun plain = startPlainJvms(slaves);
+            PlainRun plain = startPlainJvms(slaves, null);
+            PlainRun connecting = startConnectingJvms(slaves);
             report.row(slaves, jobSeconds, jobSeconds * 1000 / slaves,
                     plain.wallSeconds(), plain.wallSeconds() * 1000 / slaves, jobSeconds / plain.wallSeconds(),
+                    connecting.wallSeconds(), connecting.wallSeconds() * 1000 / slaves,
+                    connecting.wallSeconds() / plain.wallSeconds(), jobSeconds / connecting.wallSeconds(),
                     readySeconds, parkedPss.mean(), parkedPss.max(), parkedRss.mean(), idleRss.mean(), peakRss.mean(),
                     peakRss.max(), plain.rssMiB().mean());
         }
@@ -80,6 +98,10 @@ class StartupBenchmarkTest {
                 .note("Baseline: S plain JVMs (the slaves' JVM options: " + String.join(" ", ChildJvm.SLAVE_JVM_OPTIONS)
                         + ") started at once from the test JVM (" + PLAIN_WAVE + " at a time), each printing its VmRSS and"
                         + " exiting; wall time until all have exited. Ratio = bdmpi job wall / baseline wall.")
+                .note("Floor: the same, but each JVM first connects to a Unix-domain socket of the test JVM through the"
+                        + " JDK's SocketChannel and sends one byte, as every slave does to reach its master (opening the"
+                        + " JDK's Unix-domain channel initializes sun.nio.ch.UnixDomainSockets, which builds a SecureRandom)."
+                        + " Floor ratio = floor wall / baseline wall: what no slave over that channel can go below.")
                 .note("All parked: from starting bdmpiexec until rank 0 has heard from every other rank that it is about"
                         + " to park (start-up of the master and of every slave, and each rank's first turn on a running slot).")
                 .note("Parked slave PSS and RSS: Pss and Rss of /proc/PID/smaps_rollup of every slave but rank 0, read by"
@@ -94,15 +116,25 @@ class StartupBenchmarkTest {
     private record PlainRun(double wallSeconds, Samples rssMiB) {
     }
 
-    /** S plain JVMs started at once, in waves of at most {@link #PLAIN_WAVE} (a thousand at once would not fit the node). */
-    private static PlainRun startPlainJvms(int count) {
+    /** S plain JVMs that each connect to a socket this JVM accepts on, as {@link #startPlainJvms} starts them. */
+    private static PlainRun startConnectingJvms(int count) {
+        try (Acceptor acceptor = new Acceptor()) {
+            return startPlainJvms(count, acceptor.path().toString());
+        }
+    }
+
+    /**
+     * S plain JVMs started at once, in waves of at most {@link #PLAIN_WAVE} (a thousand at once would
+     * not fit the node); each first connects to {@code socket} unless it is null.
+     */
+    private static PlainRun startPlainJvms(int count, String socket) {
         List<Double> rss = new ArrayList<>();
         long start = System.nanoTime();
         for (int started = 0; started < count; started += PLAIN_WAVE) {
             List<ChildJvm> jvms = new ArrayList<>();
             try {
                 for (int i = started; i < Math.min(count, started + PLAIN_WAVE); i++) {
-                    jvms.add(ChildJvm.start(PlainJvm.class));
+                    jvms.add(socket == null ? ChildJvm.start(PlainJvm.class) : ChildJvm.start(PlainJvm.class, socket));
                 }
                 for (ChildJvm jvm : jvms) {
                     String line = jvm.readLine();
@@ -114,6 +146,57 @@ class StartupBenchmarkTest {
             }
         }
         return new PlainRun((System.nanoTime() - start) / 1e9, Samples.of(rss));
+    }
+
+    /** A Unix-domain socket in a directory of its own that takes one byte from each connection and closes it. */
+    private static final class Acceptor implements AutoCloseable {
+
+        private final Path dir;
+        private final ServerSocketChannel server;
+        private final Thread thread;
+
+        Acceptor() {
+            try {
+                dir = Files.createTempDirectory("bdmpi-startup-bench");
+                server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+                server.bind(UnixDomainSocketAddress.of(path()), PLAIN_WAVE);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            thread = new Thread(this::serve, "startup-bench-acceptor");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        Path path() {
+            return dir.resolve("s");
+        }
+
+        private void serve() {
+            ByteBuffer one = ByteBuffer.allocate(1);
+            while (server.isOpen()) {
+                try (SocketChannel jvm = server.accept()) {
+                    one.clear();
+                    jvm.read(one);
+                } catch (IOException closedOrGone) {
+                    // Closed by close(), or a JVM that went before its byte: the JVM's exit status tells.
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                server.close();
+                thread.join(10_000);
+                Files.deleteIfExists(path());
+                Files.deleteIfExists(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static double seconds(Duration d) {
