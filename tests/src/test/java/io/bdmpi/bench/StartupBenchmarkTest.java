@@ -153,14 +153,19 @@ class StartupBenchmarkTest {
 
         private final Path dir;
         private final ServerSocketChannel server;
-        private final Thread thread;
+        private Thread thread;
 
         Acceptor() {
             try {
                 dir = Files.createTempDirectory("bdmpi-startup-bench");
                 server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try {
                 server.bind(UnixDomainSocketAddress.of(path()), PLAIN_WAVE);
             } catch (IOException e) {
+                close();
                 throw new UncheckedIOException(e);
             }
             thread = new Thread(this::serve, "startup-bench-acceptor");
@@ -188,13 +193,16 @@ class StartupBenchmarkTest {
         public void close() {
             try {
                 server.close();
-                thread.join(10_000);
-                Files.deleteIfExists(path());
-                Files.deleteIfExists(dir);
+                if (thread != null) {
+                    thread.join(10_000);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                path().toFile().delete();
+                dir.toFile().delete();
             }
         }
     }
