@@ -40,6 +40,12 @@ final class Attributes {
 
     /** Live user keyvals and their kind; shared by the whole process, as MPI keyvals are. */
     private static final Map<Integer, Kind> KEYVALS = new HashMap<>();
+    /**
+     * Freed user keyvals and their kind. MPI frees a keyval only once no object caches a value
+     * under it: until then the values stay readable and deletable, but none can be set. Keyvals are
+     * never reused, so keeping freed ones costs an entry each and cannot mistake one for another.
+     */
+    private static final Map<Integer, Kind> FREED_KEYVALS = new HashMap<>();
     private static int nextKeyval = FIRST_USER_KEYVAL;
 
     private final Kind kind;
@@ -94,7 +100,7 @@ final class Attributes {
         }
     }
 
-    /** Frees a keyval of {@code kind}; values cached with it stay until deleted or their object goes. */
+    /** Frees a keyval of {@code kind}; values cached with it can be read and deleted until they are deleted or their object goes. */
     static void freeKeyval(Kind kind, int keyval, String call) throws MPIException {
         Session.enter(call);
         synchronized (KEYVALS) {
@@ -102,11 +108,13 @@ final class Attributes {
                 throw MPI.COMM_WORLD.handle(invalidKeyval(call, keyval, kind));
             }
             KEYVALS.remove(keyval);
+            FREED_KEYVALS.put(keyval, kind);
         }
     }
 
     private static MPIException invalidKeyval(String call, int keyval, Kind kind) {
-        String what = keyval >= TAG_UB && keyval <= WIN_DISP_UNIT ? " (a predefined key)" : "";
+        String what = keyval >= TAG_UB && keyval <= WIN_DISP_UNIT ? " (a predefined key)"
+                : FREED_KEYVALS.get(keyval) == kind ? " (it has been freed)" : "";
         String object = kind == Kind.COMM ? "communicator" : kind == Kind.TYPE ? "datatype" : "window";
         return MPIException.of(MPI.ERR_KEYVAL, call + ": invalid " + object + " keyval " + keyval + what);
     }
@@ -120,7 +128,7 @@ final class Attributes {
      *                      serialized; not passed to any handler yet
      */
     void set(String call, int keyval, Object value) throws MPIException {
-        checkUserKeyval(call, keyval);
+        checkUserKeyval(call, keyval, false);
         byte[] bytes;
         try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ObjectOutputStream o = new ObjectOutputStream(out)) {
             o.writeObject(value);
@@ -145,7 +153,7 @@ final class Attributes {
         if (kind == Kind.COMM && keyval >= TAG_UB && keyval <= UNIVERSE_SIZE) {
             return predefined.contains(keyval) ? predefinedValue(keyval, rt) : null;
         }
-        checkUserKeyval(call, keyval);
+        checkUserKeyval(call, keyval, true);
         byte[] bytes;
         synchronized (this) {
             bytes = values.get(keyval);
@@ -166,15 +174,16 @@ final class Attributes {
      * @throws MPIException ERR_KEYVAL for a predefined or invalid keyval; not passed to any handler yet
      */
     void delete(String call, int keyval) throws MPIException {
-        checkUserKeyval(call, keyval);
+        checkUserKeyval(call, keyval, true);
         synchronized (this) {
             values.remove(keyval);
         }
     }
 
-    private void checkUserKeyval(String call, int keyval) throws MPIException {
+    /** @param freedToo whether a freed keyval of this kind will do: to read or delete a value cached before the free */
+    private void checkUserKeyval(String call, int keyval, boolean freedToo) throws MPIException {
         synchronized (KEYVALS) {
-            if (KEYVALS.get(keyval) != kind) {
+            if (KEYVALS.get(keyval) != kind && !(freedToo && FREED_KEYVALS.get(keyval) == kind)) {
                 throw invalidKeyval(call, keyval, kind);
             }
         }

@@ -2160,7 +2160,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Frees a keyval made by {@link #createKeyval()}; attributes cached with it stay until deleted.
+     * Frees a keyval made by {@link #createKeyval()}. As in MPI, values cached with it stay: they can
+     * still be read and deleted (and are copied by a dup), but no value can be set with it any more.
      *
      * @param keyval the keyval
      * @throws MPIException if MPI is not running; ERR_KEYVAL for a predefined or invalid keyval under

@@ -462,7 +462,8 @@ public final class Datatype implements Freeable {
     }
 
     /**
-     * Frees a keyval made by {@link #createKeyval()}; attributes cached with it stay until deleted.
+     * Frees a keyval made by {@link #createKeyval()}. As in MPI, values cached with it stay: they can
+     * still be read and deleted (and are copied by a dup), but no value can be set with it any more.
      *
      * @param keyval the keyval
      * @throws MPIException if MPI is not running; ERR_KEYVAL for an invalid keyval under

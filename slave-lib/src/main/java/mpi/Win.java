@@ -1846,7 +1846,8 @@ public final class Win implements Freeable {
     }
 
     /**
-     * Frees a window keyval (MPI_Win_free_keyval).
+     * Frees a window keyval (MPI_Win_free_keyval). As in MPI, values cached with it stay: they can
+     * still be read and deleted, but no value can be set with it any more.
      *
      * @param keyval the key
      * @throws MPIException ERR_KEYVAL for a key that is not a window keyval

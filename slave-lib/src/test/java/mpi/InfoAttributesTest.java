@@ -100,8 +100,14 @@ class InfoAttributesTest extends WithMaster {
         assertError(MPI.ERR_ARG, () -> MPI.COMM_SELF.setAttr(key, new Object()));
         assertError(MPI.ERR_KEYVAL, () -> MPI.INT.setAttr(key, 1)); // a communicator keyval on a datatype
         Comm.freeKeyval(key);
-        assertError(MPI.ERR_KEYVAL, () -> MPI.COMM_SELF.getAttr(key));
         assertError(MPI.ERR_KEYVAL, () -> Comm.freeKeyval(key));
+        assertNull(MPI.COMM_SELF.getAttr(key), "deleted before the free");
+        assertEquals(List.of("a"), dup.getAttr(key), "cached before the free: still there, as in MPI");
+        assertEquals(List.of("a"), dup.dup().getAttr(key), "and copied by a dup");
+        MPIException set = assertError(MPI.ERR_KEYVAL, () -> dup.setAttr(key, "new"));
+        assertTrue(set.getMessage().contains("freed"), set.getMessage());
+        dup.deleteAttr(key);
+        assertNull(dup.getAttr(key));
     }
 
     @Test

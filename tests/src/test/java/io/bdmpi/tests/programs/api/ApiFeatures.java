@@ -83,9 +83,10 @@ public final class ApiFeatures {
         expect(dup.getAttr(MPI.TAG_UB).equals(tagUb), "TAG_UB copied by dup");
         dup.setName("api dup");
         expect("api dup".equals(dup.getName()) && "MPI_COMM_WORLD".equals(MPI.COMM_WORLD.getName()), "names");
+        Comm.freeKeyval(key);
+        expect(("rank " + rank).equals(dup.getAttr(key)), "a user attribute kept after its keyval is freed");
         dup.free();
         MPI.COMM_WORLD.deleteAttr(key);
-        Comm.freeKeyval(key);
 
         expect(Integer.toString(size).equals(MPI.INFO_ENV.get("maxprocs")), "INFO_ENV maxprocs");
         Info info = new Info();
