@@ -160,7 +160,14 @@ public class Comm implements Freeable, Cloneable {
      * @throws MPIException if MPI is not running, or on an error of the call under {@code MPI.ERRORS_RETURN}
      */
     public Comm dup() throws MPIException {
-        String call = "MPI_Comm_dup";
+        return dupFor("MPI_Comm_dup");
+    }
+
+    /**
+     * A dup made as the collective part of {@code call} ({@code MPI_Comm_dup}, or a window's or a
+     * file's creation, see {@link Protocol#dupColor}), which its errors and the master's reports name.
+     */
+    final Intracomm dupFor(String call) throws MPIException {
         SlaveRuntime rt = enter(call);
         int rank;
         try {
@@ -169,7 +176,7 @@ public class Comm implements Freeable, Cloneable {
             throw handle(e);
         }
         // A dup is the split in which every member has the same colour and keeps its rank.
-        Intracomm c = splitAtMaster(call, rt, Protocol.DUP_COLOR, rank, "DUP");
+        Intracomm c = splitAtMaster(call, rt, Protocol.dupColor(call), rank, "DUP");
         c.inheritFrom(this);
         return c;
     }

@@ -122,7 +122,7 @@ public final class File {
             throw MPIException.of(MPI.ERR_COMM, call + ": an intercommunicator cannot open a file");
         }
         SlaveEnvironment env = Session.runtime().environment();
-        Comm comm = user.dup();
+        Comm comm = user.dupFor(call);
         comm.setErrhandler(MPI.ERRORS_RETURN);
         try {
             comm.describeAs("the file " + filename + " of " + call + " over " + user.name());

@@ -227,7 +227,7 @@ public final class Win implements Freeable {
         }
         this.flavor = flavor;
         SlaveEnvironment env = rt.environment();
-        Intracomm c = (Intracomm) user.dup();
+        Intracomm c = user.dupFor(call);
         c.setErrhandler(MPI.ERRORS_RETURN);
         c.describeAs("the window of " + call + " over " + user.name());
         this.comm = c;

@@ -1,5 +1,7 @@
 package io.bdmpi.protocol;
 
+import java.util.List;
+
 /** Constants the slave and the master share. */
 public final class Protocol {
 
@@ -34,6 +36,28 @@ public final class Protocol {
      * can give (they are 0 or more): reports call the call MPI_Comm_dup.
      */
     public static final int DUP_COLOR = -2;
+    /**
+     * The calls whose collective part is a dup of the caller's communicator, each with a colour of
+     * its own below {@link #DUP_COLOR}, so that a report names the call the program made: a window
+     * created on some ranks only waits in MPI_Win_create, not in a dup the program never wrote.
+     */
+    private static final List<String> DUP_CALLS = List.of("MPI_Comm_dup", "MPI_Win_create", "MPI_Win_allocate",
+            "MPI_Win_allocate_shared", "MPI_Win_create_dynamic", "MPI_File_open");
+
+    /** The split colour of a dup made by {@code call}, one of {@link #DUP_CALLS}. */
+    public static int dupColor(String call) {
+        int i = DUP_CALLS.indexOf(call);
+        if (i < 0) {
+            throw new IllegalArgumentException(call + " makes no dup");
+        }
+        return DUP_COLOR - i;
+    }
+
+    /** The call that made a dup of split colour {@code color}, or null for a program's own split. */
+    public static String dupCall(int color) {
+        int i = DUP_COLOR - color;
+        return i >= 0 && i < DUP_CALLS.size() ? DUP_CALLS.get(i) : null;
+    }
 
     /** Largest frame either side accepts; a longer length prefix means a corrupt stream. */
     public static final int MAX_FRAME_LENGTH = 1 << 30;

@@ -159,7 +159,8 @@ public final class CollectiveOp implements SlaveSession.OpenCollective {
     /** Describes a start for error reports, e.g. {@code MPI_Bcast(root=2, 400 bytes)}. */
     public static String describe(SlaveRequest start) {
         if (start instanceof SlaveRequest.StartSplit s) {
-            return s.color() == Protocol.DUP_COLOR ? "MPI_Comm_dup()" : "MPI_Comm_split(color=" + s.color() + ", key=" + s.key() + ")";
+            String dup = Protocol.dupCall(s.color());
+            return dup != null ? dup + "()" : "MPI_Comm_split(color=" + s.color() + ", key=" + s.key() + ")";
         }
         if (start instanceof SlaveRequest.StartGroupComm g) {
             return (g.lowGroupSize() > 0 ? "MPI_Intercomm_create" : "MPI_Comm_create_group") + "(" + g.members().length

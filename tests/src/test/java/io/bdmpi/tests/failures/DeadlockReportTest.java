@@ -87,6 +87,14 @@ class DeadlockReportTest {
         expect(report, "rank 0: waiting for MPI_Comm_dup\\(\\) on COMM_WORLD, which ranks \\[1, 2\\] have not called");
     }
 
+    /** A window's or a file's creation duplicates the communicator first: the report names the program's call. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"win, MPI_Win_allocate", "file, MPI_File_open"})
+    void creationThatTheOthersSkip(String mode, String call) {
+        String report = run(mode, 3, 1);
+        expect(report, "rank 0: waiting for " + call + "\\(\\) on COMM_WORLD, which ranks \\[1, 2\\] have not called");
+    }
+
     /** Over nodes the masters report a deadlock only when every node is blocked and no message is in flight. */
     @Test
     void cycleOfReceivesOverTwoNodes() {

@@ -1,5 +1,6 @@
 package io.bdmpi.tests.programs.failures;
 
+import mpi.File;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -19,7 +20,9 @@ import mpi.Win;
  *   <li>{@code fence}: over a communicator the program names {@code rows} (a split of COMM_WORLD),
  *       every rank but rank 1 calls a window's fence, while rank 1 calls a barrier of {@code rows}
  *       instead: the report must name the window and {@code rows}, not the runtime's numbers;</li>
- *   <li>{@code dup}: rank 0 duplicates COMM_WORLD while the others receive (tag 16) from it.</li>
+ *   <li>{@code dup}: rank 0 duplicates COMM_WORLD while the others receive (tag 16) from it;</li>
+ *   <li>{@code win}: rank 0 allocates a window over COMM_WORLD while the others receive (tag 17) from it;</li>
+ *   <li>{@code file}: rank 0 opens a file over COMM_WORLD while the others receive (tag 18) from it.</li>
  * </ul>
  */
 public final class Deadlocks {
@@ -90,6 +93,25 @@ public final class Deadlocks {
                     MPI.COMM_WORLD.dup();
                 } else {
                     MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 16);
+                }
+                System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
+            }
+            case "win" -> {
+                blocking(rank);
+                if (rank == 0) {
+                    new Win(1, 1, MPI.INFO_NULL, MPI.COMM_WORLD, MPI.newIntBuffer(0), Win.FLAVOR_PRIVATE);
+                } else {
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 17);
+                }
+                System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
+            }
+            case "file" -> {
+                blocking(rank);
+                if (rank == 0) {
+                    // Never made: the open waits for the others before it touches the file system.
+                    new File(MPI.COMM_WORLD, "deadlocks-never-made", MPI.MODE_CREATE | MPI.MODE_RDWR);
+                } else {
+                    MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, 0, 18);
                 }
                 System.out.println("UNEXPECTED: rank " + rank + " got past its blocking call");
             }
