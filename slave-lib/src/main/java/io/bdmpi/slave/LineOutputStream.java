@@ -9,11 +9,12 @@ import java.util.Arrays;
  * Writes whole lines only, each with one {@code write} call on the underlying stream, optionally
  * prefixed. Slaves share the user's terminal; one write per line (shorter than PIPE_BUF on a pipe)
  * keeps lines of different ranks from interleaving mid-line. A partial line waits for its newline,
- * for {@link #close()}, or for the buffer limit.
+ * or for {@link #close()}; a line longer than {@link #MAX_LINE} goes out in pieces, each ended with a
+ * newline (and prefixed) as a line of its own, so that no other rank's line can join it.
  */
 public final class LineOutputStream extends OutputStream {
 
-    /** A line longer than this is written in pieces rather than held without bound. */
+    /** Most bytes of one write, prefix and newline included: a longer line goes out in pieces rather than held without bound. */
     static final int MAX_LINE = 64 * 1024;
 
     private final OutputStream out;
@@ -41,17 +42,43 @@ public final class LineOutputStream extends OutputStream {
     }
 
     private void append(byte b) throws IOException {
+        if (b != '\n' && length == MAX_LINE - 1) {
+            cut();
+        }
         if (length == line.length) {
-            line = Arrays.copyOf(line, line.length * 2);
+            line = Arrays.copyOf(line, Math.min(line.length * 2, MAX_LINE));
         }
         line[length++] = b;
-        if (b == '\n' || length >= MAX_LINE) {
-            emit();
+        if (b == '\n') {
+            emit(length);
         }
     }
 
-    private void emit() throws IOException {
-        out.write(line, 0, length);
+    /** Writes the line so far as a piece ended with a newline; a character cut short there starts the next piece. */
+    private void cut() throws IOException {
+        int end = lastWholeCharacterEnd();
+        byte[] rest = Arrays.copyOfRange(line, end, length);
+        line[end] = '\n';
+        emit(end + 1);
+        System.arraycopy(rest, 0, line, length, rest.length);
+        length += rest.length;
+    }
+
+    /** The end of the line's last whole UTF-8 character (bytes that are not UTF-8 count as whole). */
+    private int lastWholeCharacterEnd() {
+        int i = length - 1;
+        int continuations = 0;
+        while (i > prefix.length && (line[i] & 0xC0) == 0x80 && continuations < 3) {
+            i--;
+            continuations++;
+        }
+        int lead = line[i] & 0xFF;
+        int bytes = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        return continuations + 1 < bytes ? i : length;
+    }
+
+    private void emit(int end) throws IOException {
+        out.write(line, 0, end);
         out.flush();
         length = prefix.length;
     }
