@@ -1,6 +1,7 @@
 package io.bdmpi.launcher;
 
 import io.bdmpi.master.NodeMaster;
+import io.bdmpi.master.StopSignal;
 import io.bdmpi.master.checkpoint.CheckpointStore;
 import io.bdmpi.master.config.MasterContext;
 import io.bdmpi.master.control.ControlMessage;
@@ -250,6 +251,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
 
     /** @param finished counted down by the caller once this returns: a shutdown hook waits for it */
     private int run(CountDownLatch finished) {
+        StopSignal.watch();
         AtomicBoolean stopping = new AtomicBoolean();
         List<JobStats.Recovery> done = new ArrayList<>();
         if (recoveries > 0 && checkpointDir != null && !MasterContext.nodeLocal(checkpointDir)) {
@@ -264,7 +266,7 @@ public record MultiNodeLaunch(MpiLauncher mpiexec, int nodes, String hosts, Path
             Ended ended = launch.runOnce(stopping, javaOptions, planner, finished);
             if (stopping.get()) {
                 System.err.println("bdmpiexec: job failed: " + NodeMaster.STOPPED_REASON);
-                return launch.joinOutputs(NodeMaster.EXIT_STOPPED, NodeMaster.STOPPED_REASON, JobStats.NO_LOST_NODE, done);
+                return launch.joinOutputs(StopSignal.exitCode(), NodeMaster.STOPPED_REASON, JobStats.NO_LOST_NODE, done);
             }
             if (ended.placement() instanceof ControlMessage.NotPlaced) {
                 return launch.joinOutputs(ended, done); // the planner said why

@@ -74,14 +74,13 @@ public final class NodeMaster {
     static final long KILL_WAIT_MS = 10_000;
     /** Period of the timer events of a master of several nodes (deadlock confirmation). */
     static final long TICK_MS = 250;
-    /** Exit code when the launcher itself was told to stop (SIGINT, SIGTERM). */
+    /** Exit code when the launcher itself was told to stop and no signal says otherwise (a SIGINT's is 130, see {@link StopSignal}). */
     public static final int EXIT_STOPPED = 143;
     /** Why the job ended then. */
     public static final String STOPPED_REASON = "bdmpiexec was stopped by a signal";
     /** Names of the spill files the master writes buffered messages into beyond its bound start with this; no slave's do. */
     private static final String HELD_MESSAGES_PREFIX = "held-";
 
-    private static final MasterEvent STOPPED_BY_SIGNAL = new MasterEvent.StopRequested(STOPPED_REASON, EXIT_STOPPED);
 
     private final MasterContext context;
     /** This master's node: 0 until MPI said otherwise. */
@@ -98,6 +97,11 @@ public final class NodeMaster {
         this.context = context;
     }
 
+    /** The event that stops the job when this JVM is told to stop, with the exit code the JVM then ends with. */
+    private static MasterEvent stoppedBySignal() {
+        return new MasterEvent.StopRequested(STOPPED_REASON, StopSignal.exitCode());
+    }
+
     /**
      * Runs the job to its end and cleans up after it (no slave left running, work directory
      * removed), whatever happens. Prints a one-line reason to stderr when the job fails. With
@@ -107,12 +111,13 @@ public final class NodeMaster {
      * @return the exit code for bdmpiexec: 0 only if every rank finalized and exited 0
      */
     public int run() {
+        StopSignal.watch();
         CountDownLatch cleanedUp = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             stopRequested = true;
             Attempt attempt = current;
             if (attempt != null && !attempt.outcome.isDone()) {
-                attempt.publish(STOPPED_BY_SIGNAL);
+                attempt.publish(stoppedBySignal());
                 awaitQuietly(cleanedUp);
             }
         }, "bdmpi-shutdown");
@@ -492,7 +497,7 @@ public final class NodeMaster {
             schedulerThread.start(io, scheduler);
             started = true;
             if (stopRequested) {
-                publish(STOPPED_BY_SIGNAL);
+                publish(stoppedBySignal());
             }
             if (link != null) {
                 link.startReceiving();

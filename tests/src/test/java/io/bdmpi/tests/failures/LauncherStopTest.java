@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * bdmpiexec is stopped by a signal while every rank computes outside MPI. SIGTERM and SIGINT
  * (Ctrl-C): it stops the job, ends the slaves, removes its files, says so once and exits
- * 128+signal within 2 s. SIGKILL: its slaves notice and exit, and its janitor removes the work
+ * 128+signal within 2 s, the exit code its statistics give. SIGKILL: its slaves notice and exit, and its janitor removes the work
  * directory, within 2 s as well.
  */
 class LauncherStopTest {
@@ -39,6 +39,8 @@ class LauncherStopTest {
                     JobRunner.send(launcher, signal);
                 }).run();
         Expect.that(r, r.exitCode() == exitCode, "bdmpiexec exited " + r.exitCode() + " on SIG" + signal + ", expected " + exitCode);
+        Expect.that(r, r.requireStats().exitCode() == exitCode, "the statistics say exit code " + r.requireStats().exitCode()
+                + " where bdmpiexec exited " + exitCode);
         String report = Failed.report(r);
         Expect.that(r, report.matches("bdmpiexec: .*stopped by a signal.*"), "unexpected report: " + report);
         long ms = r.exitedAtMillis() - sentAt.get();

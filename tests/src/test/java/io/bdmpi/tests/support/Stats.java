@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The end-of-run statistics a master writes with {@code --stats}, as documented:
  * <pre>
- * {"wallTimeSeconds": d,
+ * {"wallTimeSeconds": d, "exitCode": n,
  *  "nodes":  [{"node","slaves","running","maxRunning","messages","bytesInline","bytesSpilled","spillFiles",
  *              "runSeconds","blockedSeconds","runnableSeconds","resumes","pollYields","preemptions","peakRssBytes",
  *              "runningAuto","nrunningChanges":[{"timeSeconds","from","to","budgetBytes","restBytes",
@@ -24,7 +24,7 @@ import java.util.List;
  * extra fields are allowed.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Stats(double wallTimeSeconds, List<Node> nodes, List<Slave> slaves, List<Recovery> recoveries, Node total) {
+public record Stats(double wallTimeSeconds, int exitCode, List<Node> nodes, List<Slave> slaves, List<Recovery> recoveries, Node total) {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
