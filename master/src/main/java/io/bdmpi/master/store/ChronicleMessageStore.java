@@ -32,10 +32,19 @@ public final class ChronicleMessageStore implements MessageStore {
         this.map = map;
     }
 
-    /** Creates the map in {@code file} (which must not exist). */
+    /** Creates the map in {@code file} (which must not exist), in the job's work directory. */
     public static ChronicleMessageStore create(Path file) throws IOException {
         // Chronicle would otherwise phone home (Google Analytics) and write ~/.chronicle.analytics.client.id.
         System.setProperty("chronicle.analytics.disable", "true");
+        // Chronicle's "target" directory (made as /tmp/target unless a build directory is above the
+        // working directory) and the JNA library it extracts (under ~/.cache/JNA) go with the job.
+        String workDirectory = file.toAbsolutePath().getParent().toString();
+        if (System.getProperty("project.build.directory") == null) {
+            System.setProperty("project.build.directory", workDirectory);
+        }
+        if (System.getProperty("jna.tmpdir") == null) {
+            System.setProperty("jna.tmpdir", workDirectory);
+        }
         try {
             return new ChronicleMessageStore(ChronicleMap.of(Long.class, byte[].class)
                     .name("bdmpi-messages")

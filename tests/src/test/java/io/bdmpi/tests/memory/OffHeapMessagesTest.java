@@ -6,7 +6,12 @@ import io.bdmpi.tests.support.Expect;
 import io.bdmpi.tests.support.JobResult;
 import io.bdmpi.tests.support.JobRunner;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * {@code --offheap-messages}: the same programs give the same results when buffered small
@@ -31,6 +36,20 @@ class OffHeapMessagesTest {
                 .options("--offheap-messages").args(300, 20, 3000).run();
         Expect.successfulRun(r, 2, 2, 1);
         Expect.okFromEveryRank(r, "Ordering", 4);
+    }
+
+    /**
+     * Chronicle makes a "target" directory in the temporary directory unless a build directory is
+     * above the working one (this module's is, so the job runs elsewhere): it goes with the job.
+     */
+    @Test
+    void leavesNoDirectoryOutsideItsWorkDirectory(@TempDir Path elsewhere) {
+        Path target = Path.of(System.getProperty("java.io.tmpdir"), "target");
+        Assumptions.assumeFalse(Files.exists(target), target + " exists already: nothing to tell by it");
+        JobResult r = JobRunner.job(Ordering.class).ranks(2).running(1).inDirectory(elsewhere)
+                .options("--offheap-messages").args(30, 20, 3000).run();
+        Expect.successfulRun(r, 2, 1);
+        Expect.that(r, !Files.exists(target), "the job left " + target + " behind");
     }
 
     @Test

@@ -77,6 +77,8 @@ public final class JobRunner {
     private String tmpfsSize;
     private boolean ownProcessGroup;
     private final Map<String, String> environment = new HashMap<>();
+    /** bdmpiexec's working directory; null: this JVM's. */
+    private Path directory;
 
     /** A signal the harness can send to bdmpiexec itself (not to its children). */
     public enum Signal {
@@ -199,6 +201,12 @@ public final class JobRunner {
     /** An environment variable of bdmpiexec (and so of its slaves). */
     public JobRunner environment(String name, String value) {
         environment.put(name, value);
+        return this;
+    }
+
+    /** Runs bdmpiexec in {@code dir} instead of this JVM's working directory (the tests module's). */
+    public JobRunner inDirectory(Path dir) {
+        directory = dir;
         return this;
     }
 
@@ -381,7 +389,8 @@ public final class JobRunner {
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(out.toFile())
-                .redirectError(err.toFile());
+                .redirectError(err.toFile())
+                .directory(directory == null ? null : directory.toFile());
         withMpiSettings(pb.environment());
         pb.environment().putAll(environment);
         long startNs = System.nanoTime();
