@@ -78,7 +78,7 @@ public final class LaunchOptions {
     long inlineMax = DEFAULTS.inlineMaxBytes();
 
     @Option(names = {"-wd", "--workdir"}, paramLabel = "DIR",
-            description = "Writable directory under which the job's work directory is made.")
+            description = "Writable directory under which the job's work directory is made (java.io.tmpdir).")
     Path workDir = DEFAULTS.workDirParent();
 
     @Option(names = "--stats", paramLabel = "FILE", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Write end-of-run statistics as JSON to FILE; with several nodes every node's section and the job's "
@@ -86,7 +86,7 @@ public final class LaunchOptions {
     Path stats = DEFAULTS.statsFile();
 
     @Option(names = {"-cp", "--classpath"}, paramLabel = "PATH",
-            description = "The program's class path (directories, jars, dir/*); slave-lib is added.")
+            description = "The program's class path (directories, jars, dir/*); slave-lib and spill are added.")
     String classPath = DEFAULTS.classPath();
 
     @Option(names = "--tag-output", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "Prefix every output line of a slave with its rank.")
@@ -97,7 +97,7 @@ public final class LaunchOptions {
                     + "here, a slave's heap limit is the memory left (--memory-limit, else the node's available memory, "
                     + "less " + (SlaveMemory.MASTER_RESERVE_BYTES >> 20) + " MiB for the master and "
                     + (SlaveMemory.PARKED_SLAVE_BYTES >> 20) + " MiB per slave) shared by the -nr running slaves, "
-                    + "and at most a quarter of that memory.")
+                    + "and at most a quarter of the --memory-limit or available memory.")
     String slaveJvmOpts = String.join(" ", DEFAULTS.slaveJvmOptions());
 
     @Option(names = "--policy", paramLabel = "resident|fifo",
