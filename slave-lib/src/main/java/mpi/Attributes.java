@@ -100,7 +100,7 @@ final class Attributes {
         }
     }
 
-    /** Frees a keyval of {@code kind}; values cached with it can be read and deleted until they are deleted or their object goes. */
+    /** Frees a keyval of {@code kind}; values cached with it stay readable and deletable until deleted or their object goes. */
     static void freeKeyval(Kind kind, int keyval, String call) throws MPIException {
         Session.enter(call);
         synchronized (KEYVALS) {
