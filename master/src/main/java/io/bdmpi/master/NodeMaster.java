@@ -81,7 +81,6 @@ public final class NodeMaster {
     /** Names of the spill files the master writes buffered messages into beyond its bound start with this; no slave's do. */
     private static final String HELD_MESSAGES_PREFIX = "held-";
 
-
     private final MasterContext context;
     /** This master's node: 0 until MPI said otherwise. */
     private int node;

@@ -84,7 +84,7 @@ class StartupBenchmarkTest {
             Samples peakRss = Samples.of(stats.slaves().stream().map(s -> s.peakRssBytes() / BYTES_PER_MIB).toList());
             double jobSeconds = seconds(job.elapsed());
 
-            PlainRun plain = startPlainJvms(slaves, null);
+            PlainRun plain = startPlainJvms(slaves);
             PlainRun connecting = startConnectingJvms(slaves);
             report.row(slaves, jobSeconds, jobSeconds * 1000 / slaves,
                     plain.wallSeconds(), plain.wallSeconds() * 1000 / slaves, jobSeconds / plain.wallSeconds(),
@@ -125,16 +125,16 @@ class StartupBenchmarkTest {
 
     /**
      * S plain JVMs started at once, in waves of at most {@link #PLAIN_WAVE} (a thousand at once would
-     * not fit the node); each first connects to {@code socket} unless it is null.
+     * not fit the node), each given {@code args}.
      */
-    private static PlainRun startPlainJvms(int count, String socket) {
+    private static PlainRun startPlainJvms(int count, String... args) {
         List<Double> rss = new ArrayList<>();
         long start = System.nanoTime();
         for (int started = 0; started < count; started += PLAIN_WAVE) {
             List<ChildJvm> jvms = new ArrayList<>();
             try {
                 for (int i = started; i < Math.min(count, started + PLAIN_WAVE); i++) {
-                    jvms.add(socket == null ? ChildJvm.start(PlainJvm.class) : ChildJvm.start(PlainJvm.class, socket));
+                    jvms.add(ChildJvm.start(PlainJvm.class, args));
                 }
                 for (ChildJvm jvm : jvms) {
                     String line = jvm.readLine();

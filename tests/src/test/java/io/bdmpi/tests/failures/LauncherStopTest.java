@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 /**
  * bdmpiexec is stopped by a signal while every rank computes outside MPI. SIGTERM and SIGINT
  * (Ctrl-C): it stops the job, ends the slaves, removes its files, says so once and exits
- * 128+signal within 2 s, the exit code its statistics give. SIGKILL: its slaves notice and exit, and its janitor removes the work
- * directory, within 2 s as well.
+ * 128+signal within 2 s, the exit code its statistics give. SIGKILL: its slaves notice and exit,
+ * and its janitor removes the work directory, within 2 s as well.
  */
 class LauncherStopTest {
 
